@@ -1,0 +1,519 @@
+// Package btree owns the B+tree: variable-length byte keys ordered by
+// bytes.Compare (callers encode keys memcomparably) mapping to byte values,
+// stored in slotted 16 KiB pages of the buffer pool.
+//
+// Concurrency (rules cited as BT-n):
+//
+//	BT-1 Writes run inside a mini-transaction (package mtr), one at a time.
+//	     The writer reads pages without latching (nobody else modifies) and
+//	     latches exclusively every page it changes until the mtr commits.
+//	BT-2 Readers hold at most one page latch (shared) at a time and never
+//	     wait for anything while holding it, so no latch order with the
+//	     writer can deadlock. A reader that reaches a child after releasing
+//	     the parent validates it: a B+tree node of this keyspace, at the
+//	     expected level, whose fence keys cover the search key; otherwise it
+//	     restarts from the root (the node was split, merged or freed).
+//	BT-3 The root page of a tree never moves: root splits push the content
+//	     down into two new children, and a root left with one child pulls
+//	     that child's content up.
+//	BT-4 Scans copy one leaf's worth of entries under the latch and resume
+//	     from the leaf's fence key with a fresh descent, in either direction.
+package btree
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"strata/bufpool"
+	"strata/mtr"
+	"strata/page"
+)
+
+var (
+	// ErrTooLarge is returned for a key or entry above MaxKey/MaxCell.
+	ErrTooLarge = errors.New("btree: key or value too large")
+	// ErrDropped is returned when the tree's root is no longer a root of it.
+	ErrDropped = errors.New("btree: tree dropped")
+)
+
+// Allocator hands out and takes back pages inside a mini-transaction.
+type Allocator interface {
+	// Alloc returns a fresh page, latched for writing by t.
+	Alloc(t *mtr.Mtr) (page.ID, []byte, error)
+	// Free returns page id to the free space.
+	Free(t *mtr.Mtr, id page.ID) error
+}
+
+// Tree names one B+tree: its fixed root page and its keyspace id (stamped
+// in every node for validation, BT-2).
+type Tree struct {
+	Root     page.ID
+	Keyspace uint32
+}
+
+// Create allocates an empty tree.
+func Create(t *mtr.Mtr, a Allocator, keyspace uint32) (Tree, error) {
+	id, pg, err := a.Alloc(t)
+	if err != nil {
+		return Tree{}, err
+	}
+	node(pg).build(id, keyspace, 0, 0, fence{inf: true}, fence{inf: true}, nil)
+	return Tree{Root: id, Keyspace: keyspace}, nil
+}
+
+func encChild(id page.ID) []byte { return binary.LittleEndian.AppendUint64(nil, uint64(id)) }
+
+type step struct {
+	id    page.ID
+	child int // index of the child taken (internal nodes)
+}
+
+// descend walks from the root to the leaf covering key (BT-1: no latches).
+func (tr Tree) descend(t *mtr.Mtr, key []byte) ([]step, error) {
+	var path []step
+	id := tr.Root
+	for {
+		pg, err := t.Read(id)
+		if err != nil {
+			return nil, err
+		}
+		n := node(pg)
+		if page.TypeOf(pg) != page.TypeBTree || page.KeyspaceOf(pg) != tr.Keyspace {
+			return nil, fmt.Errorf("btree: page %d is not a node of keyspace %d: %w", id, tr.Keyspace, ErrDropped)
+		}
+		if n.isLeaf() {
+			return append(path, step{id: id}), nil
+		}
+		ci := n.childIndexGE(key)
+		path = append(path, step{id: id, child: ci})
+		id = n.child(ci)
+	}
+}
+
+func checkSizes(key, val []byte) error {
+	if len(key) > MaxKey || cellSize(key, val) > MaxCell {
+		return fmt.Errorf("%w: key %d bytes (max %d), key+value %d bytes (max %d)", ErrTooLarge, len(key), MaxKey, len(key)+len(val), MaxCell-4)
+	}
+	return nil
+}
+
+// Put inserts or replaces key.
+func (tr Tree) Put(t *mtr.Mtr, a Allocator, key, val []byte) error {
+	if err := checkSizes(key, val); err != nil {
+		return err
+	}
+	path, err := tr.descend(t, key)
+	if err != nil {
+		return err
+	}
+	leaf := path[len(path)-1]
+	pg, err := t.Write(leaf.id)
+	if err != nil {
+		return err
+	}
+	n := node(pg)
+	i, eq := n.search(key)
+	if eq {
+		if old := n.val(i); len(old) == len(val) {
+			copy(old, val)
+			return nil
+		}
+		n.removeAt(i)
+	}
+	if n.insertAt(i, key, val) {
+		return nil
+	}
+	return tr.splitInsert(t, a, path, len(path)-1, i, cell{key, val})
+}
+
+// splitInsert inserts c at slot pos of the node path[depth], which is full,
+// splitting it and, recursively, its ancestors.
+func (tr Tree) splitInsert(t *mtr.Mtr, a Allocator, path []step, depth, pos int, c cell) error {
+	id := path[depth].id
+	pg, err := t.Write(id)
+	if err != nil {
+		return err
+	}
+	n := node(pg)
+	cells := n.cells()
+	cells = append(cells[:pos], append([]cell{c}, cells[pos:]...)...)
+	lo, hi := n.fences()
+	level, leftmost := n.level(), n.leftmost()
+	if cellsBytes(cells) <= capacityFor(lo, hi) {
+		n.build(id, tr.Keyspace, level, leftmost, lo, hi, cells)
+		return nil
+	}
+	m := splitPoint(cells)
+	var left, right []cell
+	var sep []byte
+	var rightLeftmost page.ID
+	if level == 0 {
+		left, right, sep = cells[:m], cells[m:], cells[m].key
+	} else {
+		left, right, sep = cells[:m], cells[m+1:], cells[m].key
+		rightLeftmost = page.ID(binary.LittleEndian.Uint64(cells[m].val))
+	}
+	sepF := fence{key: sep}
+	if depth == 0 { // BT-3: the root keeps its page
+		aID, aPg, err := a.Alloc(t)
+		if err != nil {
+			return err
+		}
+		bID, bPg, err := a.Alloc(t)
+		if err != nil {
+			return err
+		}
+		node(aPg).build(aID, tr.Keyspace, level, leftmost, lo, sepF, left)
+		node(bPg).build(bID, tr.Keyspace, level, rightLeftmost, sepF, hi, right)
+		n.build(id, tr.Keyspace, level+1, aID, lo, hi, []cell{{sep, encChild(bID)}})
+		return nil
+	}
+	bID, bPg, err := a.Alloc(t)
+	if err != nil {
+		return err
+	}
+	n.build(id, tr.Keyspace, level, leftmost, lo, sepF, left)
+	node(bPg).build(bID, tr.Keyspace, level, rightLeftmost, sepF, hi, right)
+	parent := path[depth-1]
+	ppg, err := t.Write(parent.id)
+	if err != nil {
+		return err
+	}
+	pn := node(ppg)
+	ppos := parent.child // the split node's slot: the new right sibling follows it
+	if pn.insertAt(ppos, sep, encChild(bID)) {
+		return nil
+	}
+	return tr.splitInsert(t, a, path, depth-1, ppos, cell{sep, encChild(bID)})
+}
+
+// splitPoint picks the cell index that halves the bytes, keeping both sides
+// non-empty for leaves.
+func splitPoint(cells []cell) int {
+	total := cellsBytes(cells)
+	acc := 0
+	for i, c := range cells {
+		acc += cellSize(c.key, c.val) + 2
+		if acc >= total/2 {
+			return min(max(i, 1), len(cells)-1)
+		}
+	}
+	return len(cells) / 2
+}
+
+// Delete removes key; it reports whether the key existed.
+func (tr Tree) Delete(t *mtr.Mtr, a Allocator, key []byte) (bool, error) {
+	path, err := tr.descend(t, key)
+	if err != nil {
+		return false, err
+	}
+	leaf := path[len(path)-1]
+	pg, err := t.Read(leaf.id)
+	if err != nil {
+		return false, err
+	}
+	i, eq := node(pg).search(key)
+	if !eq {
+		return false, nil
+	}
+	if pg, err = t.Write(leaf.id); err != nil {
+		return false, err
+	}
+	node(pg).removeAt(i)
+	return true, tr.rebalance(t, a, path, len(path)-1)
+}
+
+// rebalance merges the node at path[depth] with a sibling when it is less
+// than a quarter full and the pair fits in three quarters of a page.
+func (tr Tree) rebalance(t *mtr.Mtr, a Allocator, path []step, depth int) error {
+	id := path[depth].id
+	pg, err := t.Read(id)
+	if err != nil {
+		return err
+	}
+	n := node(pg)
+	if depth == 0 {
+		return tr.collapseRoot(t, a)
+	}
+	if n.used() >= page.Size/4 {
+		return nil
+	}
+	parent := path[depth-1]
+	ppg, err := t.Read(parent.id)
+	if err != nil {
+		return err
+	}
+	pn := node(ppg)
+	if pn.nslots() == 0 {
+		return nil
+	}
+	li := parent.child
+	if li >= pn.nslots() {
+		li--
+	}
+	leftID, rightID := pn.child(li), pn.child(li+1)
+	lpg, err := t.Write(leftID)
+	if err != nil {
+		return err
+	}
+	rpg, err := t.Write(rightID)
+	if err != nil {
+		return err
+	}
+	l, r := node(lpg), node(rpg)
+	merged := l.cells()
+	if !l.isLeaf() {
+		merged = append(merged, cell{append([]byte(nil), pn.key(li)...), encChild(r.leftmost())})
+	}
+	merged = append(merged, r.cells()...)
+	lo, _ := l.fences()
+	_, hi := r.fences()
+	if cellsBytes(merged) > capacityFor(lo, hi)*3/4 {
+		return nil
+	}
+	l.build(leftID, tr.Keyspace, l.level(), l.leftmost(), lo, hi, merged)
+	if err := a.Free(t, rightID); err != nil {
+		return err
+	}
+	if ppg, err = t.Write(parent.id); err != nil {
+		return err
+	}
+	node(ppg).removeAt(li)
+	return tr.rebalance(t, a, path, depth-1)
+}
+
+// collapseRoot pulls the only child of an internal root up into it (BT-3).
+func (tr Tree) collapseRoot(t *mtr.Mtr, a Allocator) error {
+	for {
+		pg, err := t.Read(tr.Root)
+		if err != nil {
+			return err
+		}
+		n := node(pg)
+		if n.isLeaf() || n.nslots() > 0 {
+			return nil
+		}
+		childID := n.leftmost()
+		cpg, err := t.Read(childID)
+		if err != nil {
+			return err
+		}
+		c := node(cpg)
+		level, leftmost, cells := c.level(), c.leftmost(), c.cells()
+		if pg, err = t.Write(tr.Root); err != nil {
+			return err
+		}
+		node(pg).build(tr.Root, tr.Keyspace, level, leftmost, fence{inf: true}, fence{inf: true}, cells)
+		if err := a.Free(t, childID); err != nil {
+			return err
+		}
+	}
+}
+
+// Drop frees every page of the tree, root included.
+func (tr Tree) Drop(t *mtr.Mtr, a Allocator) error {
+	var walk func(id page.ID) error
+	walk = func(id page.ID) error {
+		pg, err := t.Read(id)
+		if err != nil {
+			return err
+		}
+		n := node(pg)
+		if !n.isLeaf() {
+			for i := 0; i <= n.nslots(); i++ {
+				if err := walk(n.child(i)); err != nil {
+					return err
+				}
+			}
+		}
+		return a.Free(t, id)
+	}
+	return walk(tr.Root)
+}
+
+// Get returns a copy of the value stored under key (BT-2).
+func (tr Tree) Get(pool *bufpool.Pool, key []byte) ([]byte, bool, error) {
+	var out []byte
+	found := false
+	err := tr.readLeaf(pool, key, false, func(n node) {
+		if i, eq := n.search(key); eq {
+			out = append([]byte(nil), n.val(i)...)
+			found = true
+		}
+	})
+	return out, found, err
+}
+
+// readLeaf finds the leaf covering key (below=false) or the keys just below
+// key (below=true, key nil = +inf) and calls fn on it under a shared latch.
+func (tr Tree) readLeaf(pool *bufpool.Pool, key []byte, below bool, fn func(n node)) error {
+	for attempt := 0; ; attempt++ {
+		if attempt > 1000000 {
+			return fmt.Errorf("btree: descent of keyspace %d does not settle", tr.Keyspace)
+		}
+		id, level := tr.Root, -1
+		for {
+			f, err := pool.Fix(id)
+			if err != nil {
+				return err
+			}
+			f.Latch.RLock()
+			n := node(f.Data())
+			ok := page.TypeOf(n) == page.TypeBTree && page.KeyspaceOf(n) == tr.Keyspace &&
+				(level < 0 || n.level() == level)
+			if ok {
+				if below {
+					ok = n.coversBelow(key)
+				} else {
+					ok = n.covers(key)
+				}
+			}
+			if !ok {
+				f.Latch.RUnlock()
+				pool.Unfix(f)
+				if id == tr.Root {
+					return ErrDropped
+				}
+				break // BT-2: restart from the root
+			}
+			if n.isLeaf() {
+				fn(n)
+				f.Latch.RUnlock()
+				pool.Unfix(f)
+				return nil
+			}
+			var child page.ID
+			if below {
+				child = n.child(n.childIndexLT(key))
+			} else {
+				child = n.child(n.childIndexGE(key))
+			}
+			level = n.level() - 1
+			f.Latch.RUnlock()
+			pool.Unfix(f)
+			id = child
+		}
+	}
+}
+
+// Iterator walks a key range [lo, hi) in either direction (BT-4).
+type Iterator struct {
+	tr      Tree
+	pool    *bufpool.Pool
+	lo, hi  []byte // hi nil: +inf
+	reverse bool
+	resume  []byte
+	resInf  bool // reverse: resume from +inf
+	done    bool
+	arena   []byte
+	lens    []int // key length, value length, ...
+	keys    [][]byte
+	vals    [][]byte
+	pos     int
+	err     error
+}
+
+// Scan returns an iterator over keys in [lo, hi); hi nil means no upper
+// bound. Reverse walks from the highest key down.
+func (tr Tree) Scan(pool *bufpool.Pool, lo, hi []byte, reverse bool) *Iterator {
+	it := &Iterator{tr: tr, pool: pool, lo: lo, hi: hi, reverse: reverse, pos: -1}
+	if reverse {
+		it.resume, it.resInf = hi, hi == nil
+	} else {
+		it.resume = lo
+		if it.resume == nil {
+			it.resume = []byte{}
+		}
+	}
+	return it
+}
+
+// Next advances; it returns false at the end or on error (see Err).
+func (it *Iterator) Next() bool {
+	it.pos++
+	for it.pos >= len(it.keys) {
+		if it.done || it.err != nil {
+			return false
+		}
+		it.fill()
+	}
+	return true
+}
+
+// Key is the current key (valid until the next call to Next).
+func (it *Iterator) Key() []byte { return it.keys[it.pos] }
+
+// Value is the current value (valid until the next call to Next).
+func (it *Iterator) Value() []byte { return it.vals[it.pos] }
+
+// Err is the error that stopped the iteration, if any.
+func (it *Iterator) Err() error { return it.err }
+
+func (it *Iterator) fill() {
+	it.arena, it.lens, it.keys, it.vals, it.pos = it.arena[:0], it.lens[:0], it.keys[:0], it.vals[:0], 0
+	var next []byte
+	var nextInf bool
+	add := func(k, v []byte) { // copies: the page is only latched inside readLeaf
+		it.arena = append(it.arena, k...)
+		it.arena = append(it.arena, v...)
+		it.lens = append(it.lens, len(k), len(v))
+	}
+	key := it.resume
+	if it.reverse && it.resInf {
+		key = nil
+	}
+	err := it.tr.readLeaf(it.pool, key, it.reverse, func(n node) {
+		if !it.reverse {
+			i, _ := n.search(key)
+			for ; i < n.nslots(); i++ {
+				k, v := n.cellAt(n.slot(i))
+				if it.hi != nil && bytes.Compare(k, it.hi) >= 0 {
+					it.done = true
+					return
+				}
+				add(k, v)
+			}
+			hk, inf := n.highFence()
+			next, nextInf = append([]byte(nil), hk...), inf
+			return
+		}
+		i := n.nslots()
+		if key != nil {
+			i, _ = n.search(key)
+		}
+		for i--; i >= 0; i-- {
+			k, v := n.cellAt(n.slot(i))
+			if it.lo != nil && bytes.Compare(k, it.lo) < 0 {
+				it.done = true
+				return
+			}
+			add(k, v)
+		}
+		lk, inf := n.lowFence()
+		next, nextInf = append([]byte(nil), lk...), inf
+	})
+	if err != nil {
+		it.err = err
+		return
+	}
+	off := 0
+	for i := 0; i < len(it.lens); i += 2 {
+		kl, vl := it.lens[i], it.lens[i+1]
+		it.keys = append(it.keys, it.arena[off:off+kl:off+kl])
+		it.vals = append(it.vals, it.arena[off+kl:off+kl+vl:off+kl+vl])
+		off += kl + vl
+	}
+	switch {
+	case it.done:
+	case nextInf:
+		it.done = true
+	case !it.reverse && it.hi != nil && bytes.Compare(next, it.hi) >= 0:
+		it.done = true
+	case it.reverse && it.lo != nil && bytes.Compare(next, it.lo) <= 0:
+		it.done = true
+	default:
+		it.resume, it.resInf = next, false
+	}
+}

@@ -1,0 +1,343 @@
+package btree
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"strata/bufpool"
+	"strata/mtr"
+	"strata/page"
+	"strata/pagestore"
+	"strata/volume"
+	"strata/wal"
+)
+
+// testAlloc hands out fresh pages and recycles freed ones (not logged: the
+// tests here do not crash).
+type testAlloc struct {
+	next page.ID
+	free []page.ID
+	live map[page.ID]bool
+}
+
+func (a *testAlloc) Alloc(t *mtr.Mtr) (page.ID, []byte, error) {
+	if n := len(a.free); n > 0 {
+		id := a.free[n-1]
+		a.free = a.free[:n-1]
+		pg, err := t.Write(id)
+		if err != nil {
+			return 0, nil, err
+		}
+		clear(pg[page.RedoStart:])
+		a.live[id] = true
+		return id, pg, nil
+	}
+	id := a.next
+	a.next++
+	pg, err := t.New(id)
+	a.live[id] = true
+	return id, pg, err
+}
+
+func (a *testAlloc) Free(t *mtr.Mtr, id page.ID) error {
+	pg, err := t.Write(id)
+	if err != nil {
+		return err
+	}
+	if !a.live[id] {
+		panic(fmt.Sprintf("double free of page %d", id))
+	}
+	delete(a.live, id)
+	clear(pg[page.RedoStart:])
+	page.SetID(pg, id)
+	page.SetType(pg, page.TypeFree)
+	a.free = append(a.free, id)
+	return nil
+}
+
+type env struct {
+	pool  *bufpool.Pool
+	mtrs  *mtr.Manager
+	alloc *testAlloc
+	tree  Tree
+}
+
+func newEnv(t testing.TB, poolPages int) *env {
+	t.Helper()
+	logVol := volume.NewMem("log", volume.MemOptions{})
+	dataVol := volume.NewMem("data", volume.MemOptions{})
+	lg, err := wal.Open(logVol, wal.Options{Capacity: 64 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lg.Replay(func(page.LSN, byte, []byte) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	store, err := pagestore.New(dataVol, pagestore.Doublewrite, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool, err := bufpool.New(store, nil, lg, bufpool.Options{Bytes: int64(poolPages) * page.Size})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pool.Close(); lg.Close() })
+	e := &env{pool: pool, mtrs: mtr.NewManager(pool, lg), alloc: &testAlloc{next: pagestore.FirstDataPage, live: map[page.ID]bool{}}}
+	m := e.mtrs.Begin()
+	if e.tree, err = Create(m, e.alloc, 7); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := m.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func (e *env) put(t testing.TB, k, v []byte) {
+	m := e.mtrs.Begin()
+	if err := e.tree.Put(m, e.alloc, k, v); err != nil {
+		m.Abort()
+		t.Fatal(err)
+	}
+	if _, _, err := m.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (e *env) del(t testing.TB, k []byte) bool {
+	m := e.mtrs.Begin()
+	ok, err := e.tree.Delete(m, e.alloc, k)
+	if err != nil {
+		m.Abort()
+		t.Fatal(err)
+	}
+	if _, _, err := m.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	return ok
+}
+
+func randKey(rng *rand.Rand, space int) []byte {
+	n := rng.Intn(space)
+	// Variable length keys sharing prefixes, so that separators vary.
+	k := []byte(fmt.Sprintf("k%06d", n))
+	return append(k, bytes.Repeat([]byte{byte(n)}, n%40)...)
+}
+
+func randVal(rng *rand.Rand) []byte {
+	size := rng.Intn(300)
+	if rng.Intn(20) == 0 {
+		size = 1000 + rng.Intn(1900)
+	}
+	v := make([]byte, size)
+	rng.Read(v)
+	return v
+}
+
+// TestModel runs random operations against the tree and an in-memory
+// ordered map and compares every answer, with a tiny pool so that pages
+// are evicted and re-read.
+func TestModel(t *testing.T) {
+	for _, seed := range []int64{1, 2, 3, time.Now().UnixNano()} {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			t.Logf("seed %d", seed)
+			rng := rand.New(rand.NewSource(seed))
+			e := newEnv(t, 96)
+			model := map[string][]byte{}
+			space := 3000
+			for i := 0; i < 12000; i++ {
+				switch op := rng.Intn(100); {
+				case op < 55:
+					k, v := randKey(rng, space), randVal(rng)
+					e.put(t, k, v)
+					model[string(k)] = v
+				case op < 80:
+					k := randKey(rng, space)
+					_, want := model[string(k)]
+					if got := e.del(t, k); got != want {
+						t.Fatalf("op %d: delete %q = %v, model %v", i, k, got, want)
+					}
+					delete(model, string(k))
+				case op < 95:
+					k := randKey(rng, space)
+					v, ok, err := e.tree.Get(e.pool, k)
+					if err != nil {
+						t.Fatal(err)
+					}
+					mv, mok := model[string(k)]
+					if ok != mok || !bytes.Equal(v, mv) {
+						t.Fatalf("op %d: get %q = %v,%d bytes; model %v,%d bytes", i, k, ok, len(v), mok, len(mv))
+					}
+				default:
+					checkScan(t, e, model, rng)
+				}
+				if i%2000 == 0 {
+					n, err := e.tree.Check(e.pool)
+					if err != nil {
+						t.Fatalf("op %d: %v", i, err)
+					}
+					if n != len(model) {
+						t.Fatalf("op %d: tree holds %d entries, model %d", i, n, len(model))
+					}
+				}
+			}
+			// Delete everything: merges must bring the tree back to one leaf.
+			for k := range model {
+				e.del(t, []byte(k))
+			}
+			if n, err := e.tree.Check(e.pool); err != nil || n != 0 {
+				t.Fatalf("after deleting all: %d entries, %v", n, err)
+			}
+			m := e.mtrs.Begin()
+			root, _ := m.Read(e.tree.Root)
+			if !node(root).isLeaf() {
+				t.Errorf("root is still internal (level %d) after deleting everything", node(root).level())
+			}
+			m.Abort()
+		})
+	}
+}
+
+func checkScan(t *testing.T, e *env, model map[string][]byte, rng *rand.Rand) {
+	t.Helper()
+	keys := make([]string, 0, len(model))
+	for k := range model {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var lo, hi []byte
+	if rng.Intn(3) > 0 {
+		lo = randKey(rng, 3000)
+	}
+	if rng.Intn(3) > 0 {
+		hi = randKey(rng, 3000)
+	}
+	reverse := rng.Intn(2) == 0
+	var want []string
+	for _, k := range keys {
+		if (lo == nil || k >= string(lo)) && (hi == nil || k < string(hi)) {
+			want = append(want, k)
+		}
+	}
+	if reverse {
+		for i, j := 0, len(want)-1; i < j; i, j = i+1, j-1 {
+			want[i], want[j] = want[j], want[i]
+		}
+	}
+	it := e.tree.Scan(e.pool, lo, hi, reverse)
+	var got []string
+	for it.Next() {
+		got = append(got, string(it.Key()))
+		if !bytes.Equal(it.Value(), model[string(it.Key())]) {
+			t.Fatalf("scan: value of %q differs", it.Key())
+		}
+	}
+	if it.Err() != nil {
+		t.Fatal(it.Err())
+	}
+	if len(got) != len(want) {
+		t.Fatalf("scan [%q,%q) reverse=%v: %d keys, want %d", lo, hi, reverse, len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("scan [%q,%q) reverse=%v: key %d is %q, want %q", lo, hi, reverse, i, got[i], want[i])
+		}
+	}
+}
+
+// TestConcurrentReaders runs readers against a writer that splits and
+// merges constantly. Keys "stable-*" are never touched by the writer, so
+// every reader must always find them, and scans must be ordered.
+func TestConcurrentReaders(t *testing.T) {
+	e := newEnv(t, 128)
+	const stable = 500
+	for i := 0; i < stable; i++ {
+		e.put(t, []byte(fmt.Sprintf("stable-%05d", i)), []byte(fmt.Sprint(i)))
+	}
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for r := 0; r < 4; r++ {
+		wg.Add(1)
+		go func(r int) {
+			defer wg.Done()
+			rng := rand.New(rand.NewSource(int64(r)))
+			for !stop.Load() {
+				i := rng.Intn(stable)
+				v, ok, err := e.tree.Get(e.pool, []byte(fmt.Sprintf("stable-%05d", i)))
+				if err != nil || !ok || string(v) != fmt.Sprint(i) {
+					errs <- fmt.Errorf("reader %d: stable key %d: %v %v %q", r, i, ok, err, v)
+					return
+				}
+				it := e.tree.Scan(e.pool, nil, nil, r%2 == 0)
+				var prev []byte
+				n := 0
+				for it.Next() {
+					if prev != nil && (bytes.Compare(prev, it.Key()) >= 0) != (r%2 == 0) {
+						errs <- fmt.Errorf("reader %d: scan out of order: %q then %q", r, prev, it.Key())
+						return
+					}
+					if bytes.HasPrefix(it.Key(), []byte("stable-")) {
+						n++
+					}
+					prev = append(prev[:0], it.Key()...)
+				}
+				if it.Err() != nil || n != stable {
+					errs <- fmt.Errorf("reader %d: scan saw %d stable keys, err %v", r, n, it.Err())
+					return
+				}
+			}
+		}(r)
+	}
+	rng := rand.New(rand.NewSource(99))
+	deadline := time.Now().Add(2 * time.Second)
+	for time.Now().Before(deadline) {
+		k := []byte(fmt.Sprintf("churn-%05d", rng.Intn(4000)))
+		if rng.Intn(3) == 0 {
+			e.del(t, k)
+		} else {
+			e.put(t, k, randVal(rng))
+		}
+	}
+	stop.Store(true)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if _, err := e.tree.Check(e.pool); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTooLarge(t *testing.T) {
+	e := newEnv(t, 64)
+	m := e.mtrs.Begin()
+	defer m.Abort()
+	if err := e.tree.Put(m, e.alloc, make([]byte, MaxKey+1), nil); err == nil {
+		t.Fatal("oversized key accepted")
+	}
+	if err := e.tree.Put(m, e.alloc, []byte("k"), make([]byte, MaxCell)); err == nil {
+		t.Fatal("oversized value accepted")
+	}
+}
+
+func BenchmarkGetHit(b *testing.B) {
+	e := newEnv(b, 4096)
+	for i := 0; i < 10000; i++ {
+		e.put(b, []byte(fmt.Sprintf("key%08d", i)), make([]byte, 100))
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, ok, _ := e.tree.Get(e.pool, []byte(fmt.Sprintf("key%08d", i%10000))); !ok {
+			b.Fatal("missing")
+		}
+	}
+}

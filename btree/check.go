@@ -1,0 +1,58 @@
+package btree
+
+import (
+	"bytes"
+	"fmt"
+
+	"strata/bufpool"
+	"strata/page"
+)
+
+// Check walks the whole tree and verifies its invariants: node layout, key
+// order, fences matching the parent's separators, all leaves at level 0.
+// It returns the number of entries. Not safe against concurrent writers.
+func (tr Tree) Check(pool *bufpool.Pool) (int, error) {
+	count := 0
+	var walk func(id page.ID, level int, lo, hi fence) error
+	walk = func(id page.ID, level int, lo, hi fence) error {
+		f, err := pool.Fix(id)
+		if err != nil {
+			return err
+		}
+		defer pool.Unfix(f)
+		f.Latch.RLock()
+		n := node(append([]byte(nil), f.Data()...))
+		f.Latch.RUnlock()
+		if err := n.check(); err != nil {
+			return err
+		}
+		if page.KeyspaceOf(n) != tr.Keyspace {
+			return fmt.Errorf("page %d: keyspace %d, want %d", id, page.KeyspaceOf(n), tr.Keyspace)
+		}
+		if level >= 0 && n.level() != level {
+			return fmt.Errorf("page %d: level %d, want %d", id, n.level(), level)
+		}
+		nlo, nhi := n.fences()
+		if nlo.inf != lo.inf || !bytes.Equal(nlo.key, lo.key) || nhi.inf != hi.inf || !bytes.Equal(nhi.key, hi.key) {
+			return fmt.Errorf("page %d: fences do not match the parent's separators", id)
+		}
+		if n.isLeaf() {
+			count += n.nslots()
+			return nil
+		}
+		for i := 0; i <= n.nslots(); i++ {
+			clo, chi := lo, hi
+			if i > 0 {
+				clo = fence{key: n.key(i - 1)}
+			}
+			if i < n.nslots() {
+				chi = fence{key: n.key(i)}
+			}
+			if err := walk(n.child(i), n.level()-1, clo, chi); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return count, walk(tr.Root, -1, fence{inf: true}, fence{inf: true})
+}

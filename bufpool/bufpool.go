@@ -1,0 +1,542 @@
+// Package bufpool owns the DRAM page cache: a fixed array of 16 KiB frames
+// allocated at open, a sharded page table, CLOCK eviction with usage counts,
+// dirty tracking and the flushing of dirty pages.
+//
+// Rules (cited in code as BP-n):
+//
+//	BP-1 A pin keeps a frame's identity: a pinned frame is never evicted or
+//	     reused. Pins are taken under the page-table shard latch.
+//	BP-2 The content latch (Frame.Latch) is separate from the pin: readers
+//	     hold it shared, the one writer exclusive, and never across volume
+//	     I/O of another page. Latches are only taken on pinned frames.
+//	BP-3 WAL rule: a dirty page is written only after the log is durable up
+//	     to the page's LSN (Flush waits on the LogSyncer first).
+//	BP-4 A frame's recLSN is the LSN of the first change not yet on the
+//	     volume; MinRecLSN is therefore a safe redo start point. A change
+//	     that lands while a flush of the frame is in flight sets the next
+//	     recLSN, so the flush cannot mark it clean.
+//	BP-5 Only clean, unpinned frames are evicted; eviction of a clean page
+//	     offers it to the EvictHook (the buffer pool extension).
+//
+// Lock order: shard latch -> Frame.mu. Frame.Latch is never taken while a
+// shard latch or Frame.mu is held.
+package bufpool
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"strata/page"
+	"strata/pagestore"
+	"strata/volume"
+)
+
+const (
+	numShards   = 64
+	maxUsage    = 5
+	flushBatch  = 64
+	minFrames   = 64
+	sweepFactor = 4 // eviction sweeps this many times the pool before flushing synchronously
+)
+
+// LogSyncer is the part of the redo log the pool needs for the WAL rule.
+type LogSyncer interface {
+	WaitDurable(lsn page.LSN) error
+}
+
+// PageSource reads verified pages on a miss (the page store, or the BPE in
+// front of it).
+type PageSource interface {
+	Read(id page.ID, buf []byte) error
+}
+
+// ErrNoFrame is returned when every frame is pinned.
+var ErrNoFrame = errors.New("bufpool: all frames pinned")
+
+// Frame is one page-sized slot of the pool.
+type Frame struct {
+	id    atomic.Uint64 // page.ID; InvalidID when free
+	data  []byte
+	pin   atomic.Int32
+	usage atomic.Int32
+	// Latch protects data (BP-2).
+	Latch sync.RWMutex
+
+	loaded  chan struct{} // closed when data is valid (or loadErr set)
+	loadErr error
+	orphan  atomic.Bool // left the table after a failed load; freed by the last Unfix
+
+	mu struct {
+		sync.Mutex
+		dirty         bool
+		recLSN        page.LSN
+		flushing      bool
+		pendingRecLSN page.LSN
+	}
+}
+
+// ID is the page held by the frame.
+func (f *Frame) ID() page.ID { return page.ID(f.id.Load()) }
+
+// Data is the page content; read it under Latch (shared), write it under
+// Latch (exclusive).
+func (f *Frame) Data() []byte { return f.data }
+
+// Options configure a pool.
+type Options struct {
+	Bytes int64 // pool size; at least minFrames pages
+	// EvictHook, if set, receives clean pages as they are evicted (BP-5).
+	// It must copy data before returning and must not block.
+	EvictHook func(id page.ID, data []byte)
+	// MaxDirtyPct starts background flushing above this share of dirty frames.
+	MaxDirtyPct int
+}
+
+// Stats are cumulative counters.
+type Stats struct {
+	Frames, Dirty                                       int64
+	Hits, Misses, Evictions, PagesFlushed, FlushBatches int64
+	SyncFlushes                                         int64
+}
+
+type shard struct {
+	mu    sync.Mutex
+	table map[page.ID]*Frame
+}
+
+// Pool is the buffer pool.
+type Pool struct {
+	src    PageSource
+	store  *pagestore.Store
+	log    LogSyncer
+	frames []Frame
+	shards [numShards]shard
+	hand   atomic.Uint64
+	opts   Options
+
+	freeMu sync.Mutex
+	free   []*Frame
+
+	flushMu  sync.Mutex // one flush at a time
+	dirty    atomic.Int64
+	flushErr atomic.Pointer[error]
+
+	hits, misses, evictions, flushed, batches, syncFlushes atomic.Int64
+
+	stop chan struct{}
+	wg   sync.WaitGroup
+}
+
+// New allocates the frames and starts the background flusher.
+func New(store *pagestore.Store, src PageSource, log LogSyncer, opts Options) (*Pool, error) {
+	n := int(opts.Bytes / page.Size)
+	if n < minFrames {
+		return nil, fmt.Errorf("buffer pool of %d bytes is below the minimum of %d pages", opts.Bytes, minFrames)
+	}
+	if opts.MaxDirtyPct <= 0 || opts.MaxDirtyPct > 90 {
+		opts.MaxDirtyPct = 50
+	}
+	if src == nil {
+		src = store
+	}
+	p := &Pool{src: src, store: store, log: log, frames: make([]Frame, n), opts: opts, stop: make(chan struct{})}
+	slab := volume.AlignedBuffer(n * page.Size)
+	p.free = make([]*Frame, 0, n)
+	for i := range p.frames {
+		f := &p.frames[i]
+		f.data = slab[i*page.Size : (i+1)*page.Size : (i+1)*page.Size]
+		p.free = append(p.free, f)
+	}
+	for i := range p.shards {
+		p.shards[i].table = make(map[page.ID]*Frame)
+	}
+	p.wg.Add(1)
+	go p.backgroundFlusher()
+	return p, nil
+}
+
+func (p *Pool) shardOf(id page.ID) *shard {
+	return &p.shards[(uint64(id)*0x9E3779B97F4A7C15)>>58]
+}
+
+// Frames is the number of frames.
+func (p *Pool) Frames() int { return len(p.frames) }
+
+// Fix pins page id, reading it on a miss, and returns its frame (BP-1).
+func (p *Pool) Fix(id page.ID) (*Frame, error) { return p.fix(id, true) }
+
+// FixNew pins page id without reading it: the frame is zeroed. For pages
+// beyond the allocated high-water mark, whose volume content is irrelevant.
+func (p *Pool) FixNew(id page.ID) (*Frame, error) { return p.fix(id, false) }
+
+func (p *Pool) fix(id page.ID, read bool) (*Frame, error) {
+	s := p.shardOf(id)
+	s.mu.Lock()
+	if f, ok := s.table[id]; ok {
+		f.pin.Add(1)
+		s.mu.Unlock()
+		if u := f.usage.Load(); u < maxUsage {
+			f.usage.Store(u + 1)
+		}
+		<-f.loaded
+		if f.loadErr != nil {
+			err := f.loadErr
+			p.Unfix(f)
+			return nil, err
+		}
+		p.hits.Add(1)
+		return f, nil
+	}
+	s.mu.Unlock()
+
+	f, err := p.victim()
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	if g, ok := s.table[id]; ok { // somebody loaded it meanwhile
+		s.mu.Unlock()
+		p.release(f)
+		g.pin.Add(1)
+		<-g.loaded
+		if g.loadErr != nil {
+			err := g.loadErr
+			p.Unfix(g)
+			return nil, err
+		}
+		p.hits.Add(1)
+		return g, nil
+	}
+	f.id.Store(uint64(id))
+	f.pin.Store(1)
+	f.usage.Store(1)
+	f.loaded = make(chan struct{})
+	f.loadErr = nil
+	s.table[id] = f
+	s.mu.Unlock()
+
+	p.misses.Add(1)
+	if read {
+		err = p.src.Read(id, f.data)
+	} else {
+		clear(f.data)
+	}
+	if err != nil {
+		s.mu.Lock()
+		delete(s.table, id)
+		f.id.Store(uint64(page.InvalidID))
+		f.orphan.Store(true)
+		s.mu.Unlock()
+		f.loadErr = err
+		close(f.loaded)
+		p.Unfix(f)
+		return nil, err
+	}
+	close(f.loaded)
+	return f, nil
+}
+
+// Unfix drops a pin taken by Fix.
+func (p *Pool) Unfix(f *Frame) {
+	n := f.pin.Add(-1)
+	if n < 0 {
+		panic(fmt.Sprintf("bufpool: unpin of unpinned frame (page %d)", f.ID()))
+	}
+	if n == 0 && f.orphan.Load() && f.orphan.CompareAndSwap(true, false) {
+		p.release(f)
+	}
+}
+
+func (p *Pool) release(f *Frame) {
+	p.freeMu.Lock()
+	p.free = append(p.free, f)
+	p.freeMu.Unlock()
+}
+
+// victim returns a frame that is in no table and unpinned (BP-5).
+func (p *Pool) victim() (*Frame, error) {
+	p.freeMu.Lock()
+	if n := len(p.free); n > 0 {
+		f := p.free[n-1]
+		p.free = p.free[:n-1]
+		p.freeMu.Unlock()
+		return f, nil
+	}
+	p.freeMu.Unlock()
+	for attempt := 0; attempt < 100; attempt++ {
+		limit := sweepFactor * len(p.frames)
+		for i := 0; i < limit; i++ {
+			f := &p.frames[p.hand.Add(1)%uint64(len(p.frames))]
+			if f.pin.Load() > 0 {
+				continue
+			}
+			if u := f.usage.Load(); u > 0 {
+				f.usage.Store(u - 1)
+				continue
+			}
+			if f.tryEvict(p) {
+				p.evictions.Add(1)
+				return f, nil
+			}
+		}
+		// Everything unpinned is dirty: flush the oldest synchronously.
+		p.syncFlushes.Add(1)
+		if err := p.FlushOldest(flushBatch); err != nil {
+			return nil, err
+		}
+		if attempt > 10 {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	return nil, ErrNoFrame
+}
+
+func (f *Frame) tryEvict(p *Pool) bool {
+	id := page.ID(f.id.Load())
+	if id == page.InvalidID {
+		return false
+	}
+	s := p.shardOf(id)
+	s.mu.Lock()
+	if s.table[id] != f || f.pin.Load() > 0 {
+		s.mu.Unlock()
+		return false
+	}
+	f.mu.Lock()
+	dirty := f.mu.dirty || f.mu.flushing
+	f.mu.Unlock()
+	if dirty {
+		s.mu.Unlock()
+		return false
+	}
+	delete(s.table, id)
+	f.id.Store(uint64(page.InvalidID))
+	s.mu.Unlock()
+	if p.opts.EvictHook != nil {
+		p.opts.EvictHook(id, f.data)
+	}
+	return true
+}
+
+// MarkDirty records that the page in f (latched exclusively by the caller)
+// now carries a change logged at lsn (BP-4).
+func (p *Pool) MarkDirty(f *Frame, lsn page.LSN) {
+	f.mu.Lock()
+	if !f.mu.dirty {
+		f.mu.dirty = true
+		f.mu.recLSN = lsn
+		p.dirty.Add(1)
+	}
+	if f.mu.flushing && f.mu.pendingRecLSN == 0 {
+		f.mu.pendingRecLSN = lsn
+	}
+	f.mu.Unlock()
+}
+
+// pinIfCached pins f if it still holds a page (for flushers walking frames).
+func (p *Pool) pinIfCached(f *Frame) bool {
+	id := page.ID(f.id.Load())
+	if id == page.InvalidID {
+		return false
+	}
+	s := p.shardOf(id)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.table[id] != f {
+		return false
+	}
+	f.pin.Add(1)
+	return true
+}
+
+// MinRecLSN is the smallest recLSN of any dirty frame, or 0 if none (BP-4).
+func (p *Pool) MinRecLSN() page.LSN {
+	var min page.LSN
+	for i := range p.frames {
+		f := &p.frames[i]
+		f.mu.Lock()
+		if f.mu.dirty && (min == 0 || f.mu.recLSN < min) {
+			min = f.mu.recLSN
+		}
+		f.mu.Unlock()
+	}
+	return min
+}
+
+type dirtyFrame struct {
+	f      *Frame
+	recLSN page.LSN
+}
+
+func (p *Pool) dirtyFrames(below page.LSN) []dirtyFrame {
+	var out []dirtyFrame
+	for i := range p.frames {
+		f := &p.frames[i]
+		f.mu.Lock()
+		if f.mu.dirty && !f.mu.flushing && (below == 0 || f.mu.recLSN < below) {
+			out = append(out, dirtyFrame{f, f.mu.recLSN})
+		}
+		f.mu.Unlock()
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].recLSN < out[j].recLSN })
+	return out
+}
+
+// FlushOldest writes up to n dirty pages with the oldest recLSN.
+func (p *Pool) FlushOldest(n int) error {
+	d := p.dirtyFrames(0)
+	if len(d) > n {
+		d = d[:n]
+	}
+	return p.flush(d)
+}
+
+// FlushBefore writes every page dirtied before lsn (0: every dirty page).
+func (p *Pool) FlushBefore(lsn page.LSN) error {
+	d := p.dirtyFrames(lsn)
+	for len(d) > 0 {
+		n := min(len(d), 4*flushBatch)
+		if err := p.flush(d[:n]); err != nil {
+			return err
+		}
+		d = d[n:]
+	}
+	return nil
+}
+
+// FlushAll writes every dirty page.
+func (p *Pool) FlushAll() error {
+	for p.dirty.Load() > 0 {
+		if err := p.FlushBefore(0); err != nil {
+			return err
+		}
+		if len(p.dirtyFrames(0)) == 0 && p.dirty.Load() > 0 {
+			time.Sleep(time.Millisecond) // another flush of those frames is in flight
+		}
+	}
+	return nil
+}
+
+// flush writes a set of dirty frames: copy under shared latch, wait for the
+// log (BP-3), write through the page store, then mark clean (BP-4).
+func (p *Pool) flush(d []dirtyFrame) error {
+	if len(d) == 0 {
+		return nil
+	}
+	if e := p.flushErr.Load(); e != nil {
+		return *e
+	}
+	p.flushMu.Lock()
+	defer p.flushMu.Unlock()
+	var frames []*Frame
+	var images [][]byte
+	var maxLSN page.LSN
+	for _, df := range d {
+		f := df.f
+		if !p.pinIfCached(f) {
+			continue
+		}
+		f.Latch.RLock()
+		f.mu.Lock()
+		if !f.mu.dirty || f.mu.flushing {
+			f.mu.Unlock()
+			f.Latch.RUnlock()
+			p.Unfix(f)
+			continue
+		}
+		f.mu.flushing = true
+		f.mu.pendingRecLSN = 0
+		f.mu.Unlock()
+		img := volume.AlignedBuffer(page.Size)
+		copy(img, f.data)
+		f.Latch.RUnlock()
+		if page.IDOf(img) != f.ID() {
+			panic(fmt.Sprintf("bufpool: frame for page %d holds page %d", f.ID(), page.IDOf(img)))
+		}
+		if l := page.LSNOf(img); l > maxLSN {
+			maxLSN = l
+		}
+		frames = append(frames, f)
+		images = append(images, img)
+	}
+	if len(frames) == 0 {
+		return nil
+	}
+	err := p.log.WaitDurable(maxLSN + 1) // BP-3
+	if err == nil {
+		err = p.store.WriteBatch(images)
+	}
+	for _, f := range frames {
+		f.mu.Lock()
+		f.mu.flushing = false
+		if err == nil {
+			if f.mu.pendingRecLSN == 0 {
+				f.mu.dirty = false
+				f.mu.recLSN = 0
+				p.dirty.Add(-1)
+			} else {
+				f.mu.recLSN = f.mu.pendingRecLSN
+			}
+		}
+		f.mu.pendingRecLSN = 0
+		f.mu.Unlock()
+		p.Unfix(f)
+	}
+	if err != nil {
+		err = fmt.Errorf("flush: %w", err)
+		p.flushErr.Store(&err)
+		return err
+	}
+	p.flushed.Add(int64(len(frames)))
+	p.batches.Add(1)
+	return nil
+}
+
+// FlushErr is the sticky error of a failed page write, if any.
+func (p *Pool) FlushErr() error {
+	if e := p.flushErr.Load(); e != nil {
+		return *e
+	}
+	return nil
+}
+
+func (p *Pool) backgroundFlusher() {
+	defer p.wg.Done()
+	t := time.NewTicker(20 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.stop:
+			return
+		case <-t.C:
+		}
+		limit := int64(len(p.frames) * p.opts.MaxDirtyPct / 100)
+		for p.dirty.Load() > limit && p.FlushErr() == nil {
+			select {
+			case <-p.stop:
+				return
+			default:
+			}
+			if p.FlushOldest(flushBatch) != nil {
+				break
+			}
+		}
+	}
+}
+
+// Stats returns a snapshot of the counters.
+func (p *Pool) Stats() Stats {
+	return Stats{Frames: int64(len(p.frames)), Dirty: p.dirty.Load(), Hits: p.hits.Load(), Misses: p.misses.Load(),
+		Evictions: p.evictions.Load(), PagesFlushed: p.flushed.Load(), FlushBatches: p.batches.Load(),
+		SyncFlushes: p.syncFlushes.Load()}
+}
+
+// Close stops the background flusher. It does not flush.
+func (p *Pool) Close() {
+	close(p.stop)
+	p.wg.Wait()
+}

@@ -1,0 +1,510 @@
+// Package engine is Strata's embedded storage engine API: it opens the
+// volumes, runs crash recovery, owns named keyspaces (tables and indexes,
+// each a B+tree) and runs transactions over them.
+//
+// Transaction design (cited as EN-n):
+//
+//	EN-1 A transaction buffers its writes privately (txn.WriteSet) under
+//	     exclusive row locks. Commit applies the whole write set to the
+//	     trees in one mini-transaction, i.e. one redo record: pages never
+//	     hold uncommitted data and recovery is redo-only.
+//	EN-2 A commit is acknowledged only after its redo record is durable
+//	     (unless AsyncCommit). Its changes become visible to readers when the
+//	     mini-transaction commits, which precedes durability by at most one
+//	     group-commit; row locks are released at the same moment, so a later
+//	     writer's record always follows in the log.
+//	EN-3 Reads are READ COMMITTED: the latest committed version from the
+//	     trees, overlaid with the transaction's own buffered writes.
+//	EN-4 Recovery: repair torn pages from the doublewrite area, redo every
+//	     record after the checkpoint (idempotent by page LSN), flush, and
+//	     write a new checkpoint before anything else is logged (WAL-4).
+//	EN-5 Checkpoints are fuzzy: the checkpoint LSN is the smallest recLSN
+//	     of any dirty page, or the log end read while no mini-transaction
+//	     runs; log space is reclaimed by flushing the oldest pages first.
+package engine
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"strata/btree"
+	"strata/bufpool"
+	"strata/mtr"
+	"strata/page"
+	"strata/pagestore"
+	"strata/txn"
+	"strata/volume"
+	"strata/wal"
+)
+
+const (
+	dirKeyspace       = 1
+	firstUserKeyspace = 2
+	checkpointEvery   = time.Second
+)
+
+var (
+	// ErrKeyExists is returned by Insert for a key that is present.
+	ErrKeyExists = errors.New("engine: duplicate key")
+	// ErrNoKeyspace is returned for an unknown keyspace name.
+	ErrNoKeyspace = errors.New("engine: no such keyspace")
+	// ErrKeyspaceExists is returned by CreateKeyspace for a taken name.
+	ErrKeyspaceExists = errors.New("engine: keyspace exists")
+	// ErrTxnTooLarge is returned when a transaction's changes do not fit in
+	// half the buffer pool or a quarter of the redo log.
+	ErrTxnTooLarge = errors.New("engine: transaction too large for the buffer pool or redo log")
+	// ErrTxnDone is returned when a finished transaction is used.
+	ErrTxnDone = errors.New("engine: transaction already committed or rolled back")
+	// ErrClosed is returned after Close.
+	ErrClosed = errors.New("engine: closed")
+	// Re-exported lock errors (MySQL 1213 and 1205).
+	ErrDeadlock        = txn.ErrDeadlock
+	ErrLockWaitTimeout = txn.ErrLockWaitTimeout
+)
+
+// Keyspace is a named ordered key space (a table or an index).
+type Keyspace struct {
+	name string
+	id   uint32
+	tree btree.Tree
+}
+
+// Name is the keyspace's name.
+func (k *Keyspace) Name() string { return k.name }
+
+// DB is an open engine.
+type DB struct {
+	opts    Options
+	logVol  *volume.Metered
+	dataVol *volume.Metered
+	log     *wal.Log
+	store   *pagestore.Store
+	pool    *bufpool.Pool
+	mtrs    *mtr.Manager
+	alloc   allocator
+	locks   *txn.LockManager
+	dir     btree.Tree
+
+	ksMu   sync.RWMutex
+	byName map[string]*Keyspace
+	byID   map[uint32]*Keyspace
+
+	nextTxn atomic.Uint64
+	ckptMu  sync.Mutex
+	stop    chan struct{}
+	wg      sync.WaitGroup
+	closed  atomic.Bool
+
+	commits, rollbacks, recoveredRecords atomic.Int64
+}
+
+// Open opens (creating if needed) the engine and recovers it.
+func Open(opts Options) (*DB, error) {
+	opts.fill()
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
+	logRaw, dataRaw, kernelAtomic, err := opts.openVolumes()
+	if err != nil {
+		return nil, err
+	}
+	db := &DB{opts: opts, logVol: volume.NewMetered(logRaw), dataVol: volume.NewMetered(dataRaw),
+		locks: txn.NewLockManager(opts.LockWaitTimeout), stop: make(chan struct{}),
+		byName: map[string]*Keyspace{}, byID: map[uint32]*Keyspace{}}
+	if err := db.open(kernelAtomic); err != nil {
+		db.closeVolumes()
+		return nil, err
+	}
+	db.wg.Add(1)
+	go db.checkpointer()
+	return db, nil
+}
+
+func (db *DB) open(kernelAtomic bool) error {
+	mode := pagestore.Doublewrite
+	switch db.opts.TornWriteProtection {
+	case "atomic":
+		mode = pagestore.Atomic
+	case "":
+		if db.dataVol.AtomicWriteUnit() >= page.Size {
+			mode = pagestore.Atomic
+		}
+		slog.Info("torn-write protection chosen", "mode", mode.String(), "atomic_write_unit", db.dataVol.AtomicWriteUnit())
+	}
+	var err error
+	if db.store, err = pagestore.New(db.dataVol, mode, kernelAtomic && mode == pagestore.Atomic); err != nil {
+		return err
+	}
+	if db.log, err = wal.Open(db.logVol, wal.Options{Capacity: db.opts.LogCapacity}); err != nil {
+		return err
+	}
+	repaired, err := db.store.Recover() // EN-4
+	if err != nil {
+		return err
+	}
+	if len(repaired) > 0 {
+		slog.Warn("repaired torn pages from the doublewrite area", "pages", repaired)
+	}
+	if db.pool, err = bufpool.New(db.store, nil, db.log, bufpool.Options{Bytes: db.opts.BufferPoolBytes, MaxDirtyPct: db.opts.MaxDirtyPct}); err != nil {
+		return err
+	}
+	end, err := db.log.Replay(func(lsn page.LSN, typ byte, payload []byte) error {
+		if typ != wal.TypeRedo {
+			return nil
+		}
+		db.recoveredRecords.Add(1)
+		_, err := mtr.Redo(db.pool, lsn, payload)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("recovery: %w", err)
+	}
+	if err := db.pool.FlushAll(); err != nil {
+		return fmt.Errorf("recovery flush: %w", err)
+	}
+	if err := db.log.SetCheckpoint(end); err != nil {
+		return err
+	}
+	if n := db.recoveredRecords.Load(); n > 0 {
+		slog.Info("recovery replayed the redo log", "records", n, "end_lsn", end)
+	}
+	db.mtrs = mtr.NewManager(db.pool, db.log)
+	return db.loadCatalog()
+}
+
+// loadCatalog reads the meta page, bootstrapping a new volume, and the
+// keyspace directory.
+func (db *DB) loadCatalog() error {
+	f, err := db.pool.Fix(pagestore.MetaPage)
+	if err != nil {
+		return err
+	}
+	f.Latch.RLock()
+	fresh := page.TypeOf(f.Data()) == page.TypeZero
+	f.Latch.RUnlock()
+	db.pool.Unfix(f)
+	if fresh {
+		if err := db.bootstrap(); err != nil {
+			return fmt.Errorf("bootstrap: %w", err)
+		}
+	}
+	t := db.mtrs.Begin()
+	m, err := t.Read(pagestore.MetaPage)
+	if err == nil {
+		err = checkMeta(m)
+	}
+	if err != nil {
+		t.Abort()
+		return err
+	}
+	db.dir = btree.Tree{Root: metaDirRoot(m), Keyspace: dirKeyspace}
+	t.Abort()
+	it := db.dir.Scan(db.pool, nil, nil, false)
+	for it.Next() {
+		ks := decodeDirEntry(it.Key(), it.Value())
+		db.byName[ks.name], db.byID[ks.id] = ks, ks
+	}
+	return it.Err()
+}
+
+func (db *DB) bootstrap() error {
+	t := db.mtrs.Begin()
+	m, err := t.Write(pagestore.MetaPage)
+	if err != nil {
+		t.Abort()
+		return err
+	}
+	initMeta(m)
+	dir, err := btree.Create(t, db.alloc, dirKeyspace)
+	if err != nil {
+		t.Abort()
+		return err
+	}
+	binary.LittleEndian.PutUint64(m[offDirRoot:], uint64(dir.Root))
+	_, end, err := t.Commit()
+	if err != nil {
+		return err
+	}
+	return db.log.WaitDurable(end)
+}
+
+func encodeDirEntry(ks *Keyspace) []byte {
+	v := binary.LittleEndian.AppendUint32(nil, ks.id)
+	return binary.LittleEndian.AppendUint64(v, uint64(ks.tree.Root))
+}
+
+func decodeDirEntry(k, v []byte) *Keyspace {
+	id := binary.LittleEndian.Uint32(v)
+	return &Keyspace{name: string(k), id: id, tree: btree.Tree{Root: page.ID(binary.LittleEndian.Uint64(v[4:])), Keyspace: id}}
+}
+
+// CreateKeyspace creates an empty keyspace; the change is durable on return.
+func (db *DB) CreateKeyspace(name string) (*Keyspace, error) {
+	if db.closed.Load() {
+		return nil, ErrClosed
+	}
+	if name == "" || len(name) > btree.MaxKey {
+		return nil, fmt.Errorf("engine: invalid keyspace name %q", name)
+	}
+	db.ksMu.Lock()
+	defer db.ksMu.Unlock()
+	if _, ok := db.byName[name]; ok {
+		return nil, fmt.Errorf("%w: %s", ErrKeyspaceExists, name)
+	}
+	if err := db.ensureLogSpace(64 << 10); err != nil {
+		return nil, err
+	}
+	t := db.mtrs.Begin()
+	m, err := t.Write(pagestore.MetaPage)
+	if err != nil {
+		t.Abort()
+		return nil, err
+	}
+	id := metaNextKS(m)
+	binary.LittleEndian.PutUint32(m[offNextKS:], id+1)
+	tree, err := btree.Create(t, db.alloc, id)
+	ks := &Keyspace{name: name, id: id, tree: tree}
+	if err == nil {
+		err = db.dir.Put(t, db.alloc, []byte(name), encodeDirEntry(ks))
+	}
+	if err != nil {
+		t.Abort()
+		return nil, err
+	}
+	_, end, err := t.Commit()
+	if err == nil {
+		err = db.log.WaitDurable(end)
+	}
+	if err != nil {
+		return nil, err
+	}
+	db.byName[name], db.byID[id] = ks, ks
+	return ks, nil
+}
+
+// Keyspace looks a keyspace up by name.
+func (db *DB) Keyspace(name string) (*Keyspace, error) {
+	db.ksMu.RLock()
+	defer db.ksMu.RUnlock()
+	if ks, ok := db.byName[name]; ok {
+		return ks, nil
+	}
+	return nil, fmt.Errorf("%w: %s", ErrNoKeyspace, name)
+}
+
+// Keyspaces lists the keyspace names in order.
+func (db *DB) Keyspaces() []string {
+	db.ksMu.RLock()
+	defer db.ksMu.RUnlock()
+	out := make([]string, 0, len(db.byName))
+	for n := range db.byName {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// DropKeyspace deletes a keyspace and frees its pages; durable on return.
+func (db *DB) DropKeyspace(name string) error {
+	if db.closed.Load() {
+		return ErrClosed
+	}
+	db.ksMu.Lock()
+	defer db.ksMu.Unlock()
+	ks, ok := db.byName[name]
+	if !ok {
+		return fmt.Errorf("%w: %s", ErrNoKeyspace, name)
+	}
+	if err := db.ensureLogSpace(db.log.Capacity() / 8); err != nil {
+		return err
+	}
+	t := db.mtrs.Begin()
+	_, err := db.dir.Delete(t, db.alloc, []byte(name))
+	if err == nil {
+		err = ks.tree.Drop(t, db.alloc)
+	}
+	if err == nil && t.Pages() > db.pool.Frames()/2 {
+		err = ErrTxnTooLarge
+	}
+	if err != nil {
+		t.Abort()
+		return err
+	}
+	_, end, err := t.Commit()
+	if err == nil {
+		err = db.log.WaitDurable(end)
+	}
+	if err != nil {
+		return err
+	}
+	delete(db.byName, name)
+	delete(db.byID, ks.id)
+	return nil
+}
+
+// RenameKeyspace renames a keyspace; durable on return.
+func (db *DB) RenameKeyspace(from, to string) error {
+	db.ksMu.Lock()
+	defer db.ksMu.Unlock()
+	ks, ok := db.byName[from]
+	if !ok {
+		return fmt.Errorf("%w: %s", ErrNoKeyspace, from)
+	}
+	if _, ok := db.byName[to]; ok {
+		return fmt.Errorf("%w: %s", ErrKeyspaceExists, to)
+	}
+	if err := db.ensureLogSpace(64 << 10); err != nil {
+		return err
+	}
+	nks := &Keyspace{name: to, id: ks.id, tree: ks.tree}
+	t := db.mtrs.Begin()
+	_, err := db.dir.Delete(t, db.alloc, []byte(from))
+	if err == nil {
+		err = db.dir.Put(t, db.alloc, []byte(to), encodeDirEntry(nks))
+	}
+	if err != nil {
+		t.Abort()
+		return err
+	}
+	_, end, err := t.Commit()
+	if err == nil {
+		err = db.log.WaitDurable(end)
+	}
+	if err != nil {
+		return err
+	}
+	delete(db.byName, from)
+	db.byName[to], db.byID[ks.id] = nks, nks
+	return nil
+}
+
+// ensureLogSpace makes room for a record of about need bytes (WAL-3),
+// checkpointing if the log is more than 7/8 full. Call outside any mtr.
+func (db *DB) ensureLogSpace(need int64) error {
+	capacity := db.log.Capacity()
+	if need > capacity/4 {
+		return ErrTxnTooLarge
+	}
+	for i := 0; db.log.Used()+need > capacity*7/8; i++ {
+		if i > 100 {
+			return wal.ErrLogFull
+		}
+		if err := db.checkpoint(false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (db *DB) checkpointer() {
+	defer db.wg.Done()
+	t := time.NewTicker(checkpointEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-db.stop:
+			return
+		case <-t.C:
+		}
+		if db.log.Used() > db.log.Capacity()/4 {
+			if err := db.checkpoint(false); err != nil {
+				slog.Error("checkpoint failed", "err", err)
+			}
+		}
+	}
+}
+
+// checkpoint advances the redo start point (EN-5). A full checkpoint
+// flushes every dirty page first; otherwise the pages holding the oldest
+// half of the used log are flushed.
+func (db *DB) checkpoint(full bool) error {
+	db.ckptMu.Lock()
+	defer db.ckptMu.Unlock()
+	if full {
+		if err := db.pool.FlushAll(); err != nil {
+			return err
+		}
+	} else {
+		target := db.log.Checkpoint() + page.LSN(db.log.Used()/2)
+		if err := db.pool.FlushBefore(target); err != nil {
+			return err
+		}
+	}
+	var end page.LSN
+	db.mtrs.Exclusive(func() { end = db.log.End() })
+	if err := db.log.WaitDurable(end); err != nil {
+		return err
+	}
+	ckpt := end
+	if m := db.pool.MinRecLSN(); m != 0 && m < ckpt {
+		ckpt = m
+	}
+	return db.log.SetCheckpoint(ckpt)
+}
+
+// Checkpoint flushes every dirty page and moves the redo start to the end
+// of the log.
+func (db *DB) Checkpoint() error { return db.checkpoint(true) }
+
+// Close checkpoints and closes the volumes.
+func (db *DB) Close() error {
+	if !db.closed.CompareAndSwap(false, true) {
+		return nil
+	}
+	close(db.stop)
+	db.wg.Wait()
+	err := db.checkpoint(true)
+	db.pool.Close()
+	if e := db.log.Close(); err == nil {
+		err = e
+	}
+	if e := db.closeVolumes(); err == nil {
+		err = e
+	}
+	return err
+}
+
+func (db *DB) closeVolumes() error {
+	err := db.dataVol.Close()
+	if e := db.logVol.Close(); err == nil {
+		err = e
+	}
+	return err
+}
+
+// Abandon stops background work without flushing or checkpointing, as a
+// crash would (for tests that then crash the volumes).
+func (db *DB) Abandon() {
+	if !db.closed.CompareAndSwap(false, true) {
+		return
+	}
+	close(db.stop)
+	db.wg.Wait()
+	db.pool.Close()
+	db.log.Close()
+}
+
+// CheckIntegrity verifies every keyspace's B+tree and returns the number of
+// entries per keyspace. Run it with no concurrent writers.
+func (db *DB) CheckIntegrity() (map[string]int, error) {
+	db.ksMu.RLock()
+	defer db.ksMu.RUnlock()
+	out := map[string]int{}
+	if _, err := db.dir.Check(db.pool); err != nil {
+		return nil, fmt.Errorf("directory: %w", err)
+	}
+	for name, ks := range db.byName {
+		n, err := ks.tree.Check(db.pool)
+		if err != nil {
+			return nil, fmt.Errorf("keyspace %s: %w", name, err)
+		}
+		out[name] = n
+	}
+	return out, nil
+}

@@ -1,0 +1,179 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"strata/page"
+	"strata/pagestore"
+	"strata/volume"
+)
+
+// Options configure an engine. The zero value plus Dir is a working setup.
+type Options struct {
+	// Dir is the base directory: the log volume goes to Dir/log and the
+	// data volume to Dir/data unless LogDir / DataDirs say otherwise.
+	Dir string
+	// LogDir is the directory standing for the log volume.
+	LogDir string
+	// DataDirs are the directories standing for the data volumes; more than
+	// one stripes the data over them (RAID 0 inside the engine).
+	DataDirs []string
+	// StripeUnit is the striping unit in bytes (default 256 KiB).
+	StripeUnit int64
+	// BufferPoolBytes is the DRAM page cache size (default 128 MiB).
+	BufferPoolBytes int64
+	// LogCapacity is the size of the circular redo log (default 256 MiB;
+	// fixed when the log is created).
+	LogCapacity int64
+	// AsyncCommit makes Commit return before its redo is synced (the
+	// default, false, is durable commit).
+	AsyncCommit bool
+	// TornWriteProtection is "doublewrite", "atomic" or "" (pick atomic
+	// where the data volume guarantees whole-page atomic writes).
+	TornWriteProtection string
+	// Emulate applies an emulated cloud volume profile (volume.LookupProfile)
+	// to the data volumes; VolumeIOPS/VolumeMBps/VolumeLatency override
+	// its numbers and VolumeAtomic declares it atomic for whole pages.
+	Emulate       string
+	VolumeIOPS    int
+	VolumeMBps    int
+	VolumeLatency time.Duration
+	VolumeAtomic  bool
+	// DisableDirectIO opens volume files without O_DIRECT (for filesystems
+	// such as tmpfs that refuse it).
+	DisableDirectIO bool
+	// LockWaitTimeout bounds a row-lock wait (default 50 s, as InnoDB).
+	LockWaitTimeout time.Duration
+	// MaxDirtyPct starts background flushing above this share of dirty
+	// pages (default 50).
+	MaxDirtyPct int
+
+	// DataVolume and LogVolume, when set, are used instead of files (tests
+	// pass crashable or fault-injecting volumes here).
+	DataVolume volume.Volume
+	LogVolume  volume.Volume
+}
+
+const (
+	defaultPool       = 128 << 20
+	defaultStripeUnit = 256 << 10
+	defaultLockWait   = 50 * time.Second
+)
+
+func (o *Options) fill() {
+	if o.BufferPoolBytes == 0 {
+		o.BufferPoolBytes = defaultPool
+	}
+	if o.StripeUnit == 0 {
+		o.StripeUnit = defaultStripeUnit
+	}
+	if o.LockWaitTimeout == 0 {
+		o.LockWaitTimeout = defaultLockWait
+	}
+	if o.LogDir == "" && o.Dir != "" {
+		o.LogDir = filepath.Join(o.Dir, "log")
+	}
+	if len(o.DataDirs) == 0 && o.Dir != "" {
+		o.DataDirs = []string{filepath.Join(o.Dir, "data")}
+	}
+}
+
+// openVolumes builds the log and data volumes the options describe. The
+// returned flag says whether the data volume's atomic-write guarantee comes
+// from the kernel (RWF_ATOMIC) rather than from a declaration.
+func (o *Options) openVolumes() (logVol, dataVol volume.Volume, kernelAtomic bool, err error) {
+	var opened []volume.Volume
+	fail := func(e error) (volume.Volume, volume.Volume, bool, error) {
+		for _, v := range opened {
+			v.Close()
+		}
+		return nil, nil, false, e
+	}
+	openFile := func(dir, name string) (volume.Volume, error) {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("volume directory %s: %w", dir, err)
+		}
+		v, err := volume.OpenFile(filepath.Join(dir, name), volume.FileOptions{Direct: !o.DisableDirectIO})
+		if err != nil {
+			return nil, err
+		}
+		opened = append(opened, v)
+		return v, nil
+	}
+	logVol = o.LogVolume
+	if logVol == nil {
+		if o.LogDir == "" {
+			return fail(errors.New("engine: no log volume: set Dir or LogDir"))
+		}
+		if logVol, err = openFile(o.LogDir, "redo.log"); err != nil {
+			return fail(err)
+		}
+	}
+	dataVol = o.DataVolume
+	if dataVol == nil {
+		if len(o.DataDirs) == 0 {
+			return fail(errors.New("engine: no data volume: set Dir or DataDirs"))
+		}
+		var members []volume.Volume
+		for _, d := range o.DataDirs {
+			v, err := openFile(d, "data.strata")
+			if err != nil {
+				return fail(err)
+			}
+			members = append(members, o.emulate(v))
+		}
+		if len(members) == 1 {
+			dataVol = members[0]
+		} else if dataVol, err = volume.NewStriped(members, o.StripeUnit); err != nil {
+			return fail(err)
+		}
+		// Files report their atomic unit from statx: honouring it needs
+		// RWF_ATOMIC on every write. A declared (emulated) guarantee does not.
+		_, canIssue := dataVol.(volume.AtomicWriter)
+		kernelAtomic = canIssue && !o.VolumeAtomic && dataVol.AtomicWriteUnit() >= page.Size
+	} else {
+		dataVol = o.emulate(dataVol)
+	}
+	return logVol, dataVol, kernelAtomic, nil
+}
+
+func (o *Options) emulate(v volume.Volume) volume.Volume {
+	if o.Emulate == "" {
+		return v
+	}
+	p, _ := volume.LookupProfile(o.Emulate) // validated in Open
+	if o.VolumeIOPS > 0 {
+		p.IOPS = o.VolumeIOPS
+	}
+	if o.VolumeMBps > 0 {
+		p.MBps = o.VolumeMBps
+	}
+	if o.VolumeLatency > 0 {
+		p.BaseLatency = o.VolumeLatency
+	}
+	if o.VolumeAtomic {
+		p.Atomic, p.AtomicUnit = true, max(p.AtomicUnit, 16384)
+	}
+	return volume.NewCloud(v, p)
+}
+
+func (o *Options) validate() error {
+	if o.Emulate != "" {
+		if _, err := volume.LookupProfile(o.Emulate); err != nil {
+			return err
+		}
+	}
+	if o.TornWriteProtection != "" {
+		if _, err := pagestore.ParseMode(o.TornWriteProtection); err != nil {
+			return err
+		}
+	}
+	if o.VolumeAtomic && o.Emulate == "" && o.DataVolume == nil {
+		return errors.New("--volume-atomic declares an emulated volume atomic: it needs --emulate-volume")
+	}
+	return nil
+}

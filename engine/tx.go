@@ -1,0 +1,312 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"strata/btree"
+	"strata/page"
+	"strata/txn"
+	"strata/wal"
+)
+
+// Tx is a transaction (EN-1..3). A Tx is used by one goroutine at a time.
+type Tx struct {
+	db   *DB
+	id   txn.ID
+	ws   *txn.WriteSet
+	held []string
+	done bool
+}
+
+// Begin starts a transaction.
+func (db *DB) Begin() *Tx {
+	return &Tx{db: db, id: txn.ID(db.nextTxn.Add(1)), ws: txn.NewWriteSet()}
+}
+
+// ID is the transaction's identifier.
+func (tx *Tx) ID() uint64 { return uint64(tx.id) }
+
+func lockName(ks *Keyspace, key []byte) string {
+	var b [4]byte
+	binary.BigEndian.PutUint32(b[:], ks.id)
+	return string(b[:]) + string(key)
+}
+
+func (tx *Tx) lock(ks *Keyspace, key []byte, mode txn.Mode) error {
+	if tx.done {
+		return ErrTxnDone
+	}
+	name := lockName(ks, key)
+	fresh, err := tx.db.locks.Lock(tx.id, name, mode)
+	if err != nil {
+		return err
+	}
+	if fresh {
+		tx.held = append(tx.held, name)
+	}
+	return nil
+}
+
+// Get returns the value of key as this transaction sees it (EN-3).
+func (tx *Tx) Get(ks *Keyspace, key []byte) ([]byte, bool, error) {
+	if tx.done {
+		return nil, false, ErrTxnDone
+	}
+	if w, ok := tx.ws.Get(ks.id, key); ok {
+		if w.Delete {
+			return nil, false, nil
+		}
+		return w.Value, true, nil
+	}
+	return ks.tree.Get(tx.db.pool, key)
+}
+
+// GetForUpdate locks key exclusively, then reads it (the latest committed
+// version, as the lock waits for any committing writer).
+func (tx *Tx) GetForUpdate(ks *Keyspace, key []byte) ([]byte, bool, error) {
+	if err := tx.lock(ks, key, txn.Exclusive); err != nil {
+		return nil, false, err
+	}
+	return tx.Get(ks, key)
+}
+
+// GetForShare locks key shared, then reads it.
+func (tx *Tx) GetForShare(ks *Keyspace, key []byte) ([]byte, bool, error) {
+	if err := tx.lock(ks, key, txn.Shared); err != nil {
+		return nil, false, err
+	}
+	return tx.Get(ks, key)
+}
+
+// Lock takes an exclusive row lock on key without reading it.
+func (tx *Tx) Lock(ks *Keyspace, key []byte) error { return tx.lock(ks, key, txn.Exclusive) }
+
+func clone(b []byte) []byte { return append([]byte{}, b...) }
+
+// Put inserts or replaces key.
+func (tx *Tx) Put(ks *Keyspace, key, value []byte) error {
+	if len(key) > btree.MaxKey || len(key)+len(value)+4 > btree.MaxCell {
+		return fmt.Errorf("%w: key %d bytes, value %d bytes", btree.ErrTooLarge, len(key), len(value))
+	}
+	if err := tx.lock(ks, key, txn.Exclusive); err != nil {
+		return err
+	}
+	tx.ws.Put(txn.Write{Keyspace: ks.id, Key: clone(key), Value: clone(value)})
+	return nil
+}
+
+// Insert adds key, failing with ErrKeyExists if it is present.
+func (tx *Tx) Insert(ks *Keyspace, key, value []byte) error {
+	if err := tx.lock(ks, key, txn.Exclusive); err != nil {
+		return err
+	}
+	if _, found, err := tx.Get(ks, key); err != nil {
+		return err
+	} else if found {
+		return ErrKeyExists
+	}
+	return tx.Put(ks, key, value)
+}
+
+// Delete removes key (a no-op if absent).
+func (tx *Tx) Delete(ks *Keyspace, key []byte) error {
+	if err := tx.lock(ks, key, txn.Exclusive); err != nil {
+		return err
+	}
+	tx.ws.Put(txn.Write{Keyspace: ks.id, Key: clone(key), Delete: true})
+	return nil
+}
+
+// Savepoint marks the buffered writes so far (for statement rollback).
+func (tx *Tx) Savepoint() int { return tx.ws.Savepoint() }
+
+// RollbackTo undoes the writes buffered after sp; locks stay held.
+func (tx *Tx) RollbackTo(sp int) { tx.ws.RollbackTo(sp) }
+
+// Writes is the number of keys this transaction changes.
+func (tx *Tx) Writes() int { return tx.ws.Len() }
+
+// Commit applies the write set atomically and, unless AsyncCommit, waits
+// for it to be durable (EN-1, EN-2). On error nothing was applied.
+func (tx *Tx) Commit() error {
+	if tx.done {
+		return ErrTxnDone
+	}
+	defer tx.finish()
+	if tx.ws.Len() == 0 {
+		tx.db.commits.Add(1)
+		return nil
+	}
+	if tx.db.closed.Load() {
+		return ErrClosed
+	}
+	end, err := tx.db.apply(tx.ws)
+	tx.releaseLocks()
+	if err != nil {
+		return err
+	}
+	tx.db.commits.Add(1)
+	if tx.db.opts.AsyncCommit {
+		return nil
+	}
+	return tx.db.log.WaitDurable(end)
+}
+
+// Rollback drops the buffered writes and the locks.
+func (tx *Tx) Rollback() {
+	if tx.done {
+		return
+	}
+	tx.db.rollbacks.Add(1)
+	tx.finish()
+}
+
+func (tx *Tx) finish() {
+	tx.releaseLocks()
+	tx.done = true
+}
+
+func (tx *Tx) releaseLocks() {
+	for _, k := range tx.held {
+		tx.db.locks.Unlock(tx.id, k)
+	}
+	tx.held = nil
+}
+
+// apply runs the write set as one mini-transaction and returns the LSN
+// that makes it durable.
+func (db *DB) apply(ws *txn.WriteSet) (page.LSN, error) {
+	db.ksMu.RLock()
+	defer db.ksMu.RUnlock()
+	// Fault the leaves in before taking the apply latch, so that the
+	// serial section rarely waits for the data volume.
+	var err error
+	ws.Ascend(func(w txn.Write) bool {
+		ks := db.byID[w.Keyspace]
+		if ks == nil {
+			err = fmt.Errorf("%w: id %d", ErrNoKeyspace, w.Keyspace)
+			return false
+		}
+		_, _, err = ks.tree.Get(db.pool, w.Key)
+		return err == nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	need := int64(ws.Bytes())*2 + 64<<10
+	for attempt := 0; ; attempt++ {
+		if err := db.ensureLogSpace(need); err != nil {
+			return 0, err
+		}
+		t := db.mtrs.Begin()
+		maxPages := db.pool.Frames() / 2
+		ws.Ascend(func(w txn.Write) bool {
+			tree := db.byID[w.Keyspace].tree
+			if w.Delete {
+				_, err = tree.Delete(t, db.alloc, w.Key)
+			} else {
+				err = tree.Put(t, db.alloc, w.Key, w.Value)
+			}
+			if err == nil && t.Pages() > maxPages {
+				err = ErrTxnTooLarge
+			}
+			return err == nil
+		})
+		if err != nil {
+			t.Abort()
+			return 0, err
+		}
+		_, end, err := t.Commit()
+		if errors.Is(err, wal.ErrLogFull) && attempt < 10 {
+			continue
+		}
+		return end, err
+	}
+}
+
+// Scan returns an iterator over [lo, hi) of ks as this transaction sees it;
+// hi nil means no upper bound.
+func (tx *Tx) Scan(ks *Keyspace, lo, hi []byte, reverse bool) *Iterator {
+	it := &Iterator{tree: ks.tree.Scan(tx.db.pool, lo, hi, reverse), reverse: reverse}
+	if tx.done {
+		it.err = ErrTxnDone
+		return it
+	}
+	tx.ws.Range(ks.id, lo, hi, reverse, func(w txn.Write) bool {
+		it.own = append(it.own, w)
+		return true
+	})
+	return it
+}
+
+// Iterator merges the tree's committed entries with the transaction's own
+// buffered writes.
+type Iterator struct {
+	tree     *btree.Iterator
+	own      []txn.Write
+	reverse  bool
+	treeOK   bool // the tree iterator is on an entry not yet returned
+	advance  bool // the tree entry was returned: step past it first
+	started  bool
+	key, val []byte
+	err      error
+}
+
+// Next advances; false at the end or on error.
+func (it *Iterator) Next() bool {
+	if it.err != nil {
+		return false
+	}
+	if !it.started || it.advance {
+		// Stepping may refill the tree iterator's buffer, which the key
+		// and value returned last time point into: only now is it safe.
+		it.started, it.advance = true, false
+		it.treeOK = it.tree.Next()
+	}
+	for {
+		hasOwn := len(it.own) > 0
+		if !it.treeOK && !hasOwn {
+			it.err = it.tree.Err()
+			return false
+		}
+		var c int
+		switch {
+		case !it.treeOK:
+			c = 1
+		case !hasOwn:
+			c = -1
+		default:
+			c = bytes.Compare(it.tree.Key(), it.own[0].Key)
+			if it.reverse {
+				c = -c
+			}
+		}
+		if c < 0 { // tree entry comes first
+			it.key, it.val = it.tree.Key(), it.tree.Value()
+			it.advance = true
+			return true
+		}
+		w := it.own[0]
+		it.own = it.own[1:]
+		if c == 0 {
+			it.treeOK = it.tree.Next()
+		}
+		if w.Delete {
+			continue
+		}
+		it.key, it.val = w.Key, w.Value
+		return true
+	}
+}
+
+// Key is the current key; valid until Next.
+func (it *Iterator) Key() []byte { return it.key }
+
+// Value is the current value; valid until Next.
+func (it *Iterator) Value() []byte { return it.val }
+
+// Err is the error that ended the iteration.
+func (it *Iterator) Err() error { return it.err }

@@ -1,0 +1,281 @@
+// Package txn owns what a transaction holds before commit: row locks (a
+// lock manager with deadlock detection and a wait timeout) and the private
+// write set of buffered changes with savepoints.
+//
+// Rules (cited as TX-n):
+//
+//	TX-1 Every write takes an exclusive lock on its key before it is
+//	     buffered; locks are held until the transaction's changes are
+//	     applied to the tree (commit) or dropped (rollback).
+//	TX-2 A request that would close a cycle in the waits-for graph fails
+//	     at once with ErrDeadlock (the requester is the victim); a wait
+//	     longer than the timeout fails with ErrLockWaitTimeout. Either way the
+//	     transaction keeps its other locks: the caller decides to roll back.
+//	TX-3 Waiters are granted in arrival order; a new request that is
+//	     compatible with the holders still queues behind earlier waiters,
+//	     unless its transaction already holds the key (no starvation).
+package txn
+
+import (
+	"errors"
+	"hash/maphash"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// ID identifies a transaction.
+type ID uint64
+
+// Mode is a lock mode.
+type Mode uint8
+
+const (
+	Shared Mode = iota + 1
+	Exclusive
+)
+
+var (
+	// ErrDeadlock: the request would deadlock (MySQL error 1213).
+	ErrDeadlock = errors.New("Deadlock found when trying to get lock; try restarting transaction")
+	// ErrLockWaitTimeout: the wait exceeded the timeout (MySQL error 1205).
+	ErrLockWaitTimeout = errors.New("Lock wait timeout exceeded; try restarting transaction")
+)
+
+const lockShards = 64
+
+type waiter struct {
+	txn     ID
+	mode    Mode
+	granted chan struct{}
+}
+
+type lockEntry struct {
+	holders map[ID]Mode
+	queue   []*waiter
+}
+
+type lockShard struct {
+	mu    sync.Mutex
+	locks map[string]*lockEntry
+}
+
+// LockManager grants row locks on string keys.
+type LockManager struct {
+	seed    maphash.Seed
+	shards  [lockShards]lockShard
+	timeout time.Duration
+
+	graphMu  sync.Mutex
+	waitsFor map[ID]map[ID]struct{}
+
+	// Deadlocks, Timeouts and Waits count lock requests by outcome.
+	Deadlocks, Timeouts, Waits atomic.Int64
+}
+
+// NewLockManager returns a lock manager with the given wait timeout.
+func NewLockManager(timeout time.Duration) *LockManager {
+	m := &LockManager{seed: maphash.MakeSeed(), timeout: timeout, waitsFor: map[ID]map[ID]struct{}{}}
+	for i := range m.shards {
+		m.shards[i].locks = map[string]*lockEntry{}
+	}
+	return m
+}
+
+// SetTimeout changes the lock wait timeout.
+func (m *LockManager) SetTimeout(d time.Duration) {
+	m.graphMu.Lock()
+	m.timeout = d
+	m.graphMu.Unlock()
+}
+
+func (m *LockManager) shard(key string) *lockShard {
+	return &m.shards[maphash.String(m.seed, key)%lockShards]
+}
+
+func compatible(a, b Mode) bool { return a == Shared && b == Shared }
+
+// grantable reports whether txn may take mode now, given the holders.
+func (e *lockEntry) grantable(txn ID, mode Mode) bool {
+	for h, hm := range e.holders {
+		if h != txn && !compatible(hm, mode) {
+			return false
+		}
+	}
+	return true
+}
+
+// Lock acquires key in mode for txn. It reports whether the lock is newly
+// held by txn (false if txn already held it in a covering mode).
+func (m *LockManager) Lock(txn ID, key string, mode Mode) (bool, error) {
+	s := m.shard(key)
+	s.mu.Lock()
+	e := s.locks[key]
+	if e == nil {
+		e = &lockEntry{holders: map[ID]Mode{}}
+		s.locks[key] = e
+	}
+	held, already := e.holders[txn]
+	if already && held >= mode {
+		s.mu.Unlock()
+		return false, nil
+	}
+	if e.grantable(txn, mode) && (already || len(e.queue) == 0) { // TX-3
+		e.holders[txn] = mode
+		s.mu.Unlock()
+		return !already, nil
+	}
+	w := &waiter{txn: txn, mode: mode, granted: make(chan struct{})}
+	if already {
+		// An upgrade goes first: it only waits for the other holders.
+		e.queue = append([]*waiter{w}, e.queue...)
+	} else {
+		e.queue = append(e.queue, w)
+	}
+	blockers := m.blockersLocked(e, w)
+	s.mu.Unlock()
+	m.Waits.Add(1)
+
+	if m.addEdgesAndDetect(txn, blockers) {
+		if m.cancel(s, key, w) {
+			m.Deadlocks.Add(1)
+			return false, ErrDeadlock
+		}
+		m.clearEdges(txn)
+		return !already, nil
+	}
+	m.graphMu.Lock()
+	timeout := m.timeout
+	m.graphMu.Unlock()
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case <-w.granted:
+		m.clearEdges(txn)
+		return !already, nil
+	case <-t.C:
+		if m.cancel(s, key, w) {
+			m.Timeouts.Add(1)
+			m.clearEdges(txn)
+			return false, ErrLockWaitTimeout
+		}
+		m.clearEdges(txn)
+		return !already, nil
+	}
+}
+
+// blockersLocked lists the transactions w waits for: incompatible holders
+// and incompatible waiters ahead of it.
+func (m *LockManager) blockersLocked(e *lockEntry, w *waiter) []ID {
+	var out []ID
+	for h, hm := range e.holders {
+		if h != w.txn && !compatible(hm, w.mode) {
+			out = append(out, h)
+		}
+	}
+	for _, q := range e.queue {
+		if q == w {
+			break
+		}
+		if q.txn != w.txn && !compatible(q.mode, w.mode) {
+			out = append(out, q.txn)
+		}
+	}
+	return out
+}
+
+// cancel removes w from the queue; false if it was granted meanwhile.
+func (m *LockManager) cancel(s *lockShard, key string, w *waiter) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	select {
+	case <-w.granted:
+		return false
+	default:
+	}
+	e := s.locks[key]
+	for i, q := range e.queue {
+		if q == w {
+			e.queue = append(e.queue[:i], e.queue[i+1:]...)
+			break
+		}
+	}
+	m.grantLocked(s, key, e)
+	return true
+}
+
+func (m *LockManager) addEdgesAndDetect(txn ID, blockers []ID) bool {
+	m.graphMu.Lock()
+	defer m.graphMu.Unlock()
+	set := map[ID]struct{}{}
+	for _, b := range blockers {
+		set[b] = struct{}{}
+	}
+	m.waitsFor[txn] = set
+	// DFS from the blockers looking for txn (TX-2).
+	seen := map[ID]bool{}
+	stack := append([]ID(nil), blockers...)
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n == txn {
+			delete(m.waitsFor, txn)
+			return true
+		}
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		for next := range m.waitsFor[n] {
+			stack = append(stack, next)
+		}
+	}
+	return false
+}
+
+func (m *LockManager) clearEdges(txn ID) {
+	m.graphMu.Lock()
+	delete(m.waitsFor, txn)
+	m.graphMu.Unlock()
+}
+
+// grantLocked wakes the waiters at the head of the queue that can run, and
+// refreshes the waits-for edges of those still waiting.
+func (m *LockManager) grantLocked(s *lockShard, key string, e *lockEntry) {
+	for len(e.queue) > 0 {
+		w := e.queue[0]
+		if !e.grantable(w.txn, w.mode) {
+			break
+		}
+		e.holders[w.txn] = w.mode
+		e.queue = e.queue[1:]
+		close(w.granted)
+	}
+	if len(e.queue) > 0 {
+		m.graphMu.Lock()
+		for _, w := range e.queue {
+			set := map[ID]struct{}{}
+			for _, b := range m.blockersLocked(e, w) {
+				set[b] = struct{}{}
+			}
+			m.waitsFor[w.txn] = set
+		}
+		m.graphMu.Unlock()
+	}
+	if len(e.holders) == 0 && len(e.queue) == 0 {
+		delete(s.locks, key)
+	}
+}
+
+// Unlock releases txn's lock on key.
+func (m *LockManager) Unlock(txn ID, key string) {
+	s := m.shard(key)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.locks[key]
+	if e == nil {
+		return
+	}
+	delete(e.holders, txn)
+	m.grantLocked(s, key, e)
+}

@@ -1,0 +1,107 @@
+package txn
+
+import (
+	"bytes"
+
+	"github.com/google/btree"
+)
+
+// Write is one buffered change: a new value, or a deletion.
+type Write struct {
+	Keyspace uint32
+	Key      []byte
+	Value    []byte
+	Delete   bool
+}
+
+func lessWrite(a, b Write) bool {
+	if a.Keyspace != b.Keyspace {
+		return a.Keyspace < b.Keyspace
+	}
+	return bytes.Compare(a.Key, b.Key) < 0
+}
+
+type undo struct {
+	prev    Write
+	hadPrev bool
+	key     Write // for lookup when !hadPrev
+}
+
+// WriteSet is a transaction's private, ordered buffer of changes, with a
+// journal so that a failed statement can be undone (savepoints).
+type WriteSet struct {
+	tree    *btree.BTreeG[Write]
+	journal []undo
+	bytes   int
+}
+
+// NewWriteSet returns an empty write set.
+func NewWriteSet() *WriteSet {
+	return &WriteSet{tree: btree.NewG(16, lessWrite)}
+}
+
+// Len is the number of distinct keys written.
+func (w *WriteSet) Len() int { return w.tree.Len() }
+
+// Bytes estimates the size of the buffered keys and values.
+func (w *WriteSet) Bytes() int { return w.bytes }
+
+// Put buffers a change (the slices are retained; callers pass copies).
+func (w *WriteSet) Put(c Write) {
+	prev, had := w.tree.ReplaceOrInsert(c)
+	w.journal = append(w.journal, undo{prev: prev, hadPrev: had, key: Write{Keyspace: c.Keyspace, Key: c.Key}})
+	w.bytes += len(c.Key) + len(c.Value) + 16
+}
+
+// Get returns the buffered change for key, if any.
+func (w *WriteSet) Get(keyspace uint32, key []byte) (Write, bool) {
+	return w.tree.Get(Write{Keyspace: keyspace, Key: key})
+}
+
+// Savepoint marks the current state.
+func (w *WriteSet) Savepoint() int { return len(w.journal) }
+
+// RollbackTo undoes every change made after the savepoint.
+func (w *WriteSet) RollbackTo(sp int) {
+	for len(w.journal) > sp {
+		u := w.journal[len(w.journal)-1]
+		w.journal = w.journal[:len(w.journal)-1]
+		if u.hadPrev {
+			w.tree.ReplaceOrInsert(u.prev)
+		} else {
+			w.tree.Delete(u.key)
+		}
+	}
+}
+
+// Ascend calls fn for every buffered change in (keyspace, key) order.
+func (w *WriteSet) Ascend(fn func(Write) bool) { w.tree.Ascend(fn) }
+
+// Range calls fn for the buffered changes of keyspace with lo <= key < hi
+// (hi nil: no bound), ascending or descending.
+func (w *WriteSet) Range(keyspace uint32, lo, hi []byte, reverse bool, fn func(Write) bool) {
+	from := Write{Keyspace: keyspace, Key: lo}
+	if lo == nil {
+		from.Key = []byte{}
+	}
+	var to Write
+	if hi == nil {
+		to = Write{Keyspace: keyspace + 1, Key: []byte{}}
+	} else {
+		to = Write{Keyspace: keyspace, Key: hi}
+	}
+	if !reverse {
+		w.tree.AscendRange(from, to, fn)
+		return
+	}
+	// DescendRange is (to, from]: walk down from just below `to`.
+	w.tree.DescendLessOrEqual(to, func(c Write) bool {
+		if !lessWrite(c, to) {
+			return true // skip `to` itself
+		}
+		if lessWrite(c, from) {
+			return false
+		}
+		return fn(c)
+	})
+}

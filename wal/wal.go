@@ -1,0 +1,570 @@
+// Package wal owns the redo log: a circular byte stream on its own volume,
+// written with group commit and read back at recovery.
+//
+// Volume layout: two 4 KiB header blocks (offsets 0 and 4096, written
+// alternately, the valid one with the highest sequence wins) followed by a
+// data region of Capacity bytes. Stream position (LSN) l lives at physical
+// offset dataStart + l mod Capacity.
+//
+// Record layout (little endian), records packed back to back:
+//
+//	0     4     8          16    17       24
+//	+-----+-----+----------+-----+--------+-----------------+
+//	| crc | len | lsn      |type | zero   | payload (len B) |
+//	+-----+-----+----------+-----+--------+-----------------+
+//
+// crc is CRC32C over bytes [4, 24+len). lsn repeats the record's own stream
+// position, so data left from an earlier lap around the circle never passes
+// for a record.
+//
+// Rules (cited in code as WAL-n):
+//
+//	WAL-1 A record never starts in the last HeaderSize-1 bytes of a block;
+//	      those bytes are skipped.
+//	WAL-2 Every write to the volume starts on a block boundary and ends on
+//	      one: the writer pads the tail of each group with a Pad record (or
+//	      skipped bytes), so a written block is never rewritten and a torn
+//	      write can only damage records that were never acknowledged.
+//	WAL-3 Appends never overwrite the stream before the checkpoint LSN:
+//	      End()-Checkpoint() stays below Capacity.
+//	WAL-4 Replay stops at the first record whose length, lsn or crc is wrong
+//	      (torn or stale tail). New appends after a replay start at the next
+//	      block boundary, and are refused until the caller has written a
+//	      checkpoint at or after that point, so a later recovery never has to
+//	      read across the garbage of the old tail.
+package wal
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"strata/page"
+	"strata/volume"
+)
+
+const (
+	// HeaderSize is the size of a record header.
+	HeaderSize  = 24
+	blockSize   = volume.BlockSize
+	dataStart   = 2 * blockSize
+	headerMagic = 0x5354524c // "STRL"
+	// DefaultCapacity is the default size of the circular data region.
+	DefaultCapacity = 256 << 20
+	// firstLSN is where a brand-new log starts; LSN 0 means "none".
+	firstLSN = page.LSN(blockSize)
+	// maxWriteBytes bounds one volume write of the log writer.
+	maxWriteBytes = 4 << 20
+)
+
+// Record types.
+const (
+	TypePad  = 1
+	TypeRedo = 2
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+var (
+	// ErrLogFull is returned when an append would overwrite the stream
+	// before the checkpoint (WAL-3).
+	ErrLogFull = errors.New("wal: log full, checkpoint needed")
+	// ErrClosed is returned after Close.
+	ErrClosed         = errors.New("wal: closed")
+	errNeedCheckpoint = errors.New("wal: appends refused until a checkpoint follows recovery")
+)
+
+// Options configure a Log.
+type Options struct {
+	// Capacity of the circular region in bytes (multiple of 4 KiB). Used
+	// only when the volume holds no log yet.
+	Capacity int64
+	// FlushInterval bounds how long an appended record may stay in memory
+	// when nobody waits for it (asynchronous commit). Default 10ms.
+	FlushInterval time.Duration
+}
+
+// Stats are cumulative counters.
+type Stats struct {
+	Appends, AppendBytes, Writes, WriteBytes, Syncs, Checkpoints int64
+}
+
+// Log is the redo log. Safe for concurrent use.
+type Log struct {
+	vol      volume.Volume
+	capacity int64
+	interval time.Duration
+
+	mu struct {
+		sync.Mutex
+		buf        []byte   // stream bytes [bufStart, end)
+		bufStart   page.LSN // first LSN not yet handed to the writer
+		end        page.LSN // next LSN to assign
+		checkpoint page.LSN
+		headerSeq  uint64
+		needCkpt   page.LSN // WAL-4: appends refused until checkpoint >= needCkpt
+		err        error    // sticky I/O error
+		closed     bool
+	}
+	durable   atomic.Uint64 // everything below is on the volume and synced
+	durableMu sync.Mutex
+	durableCv *sync.Cond
+	kick      chan struct{}
+	done      chan struct{}
+	stopped   chan struct{}
+	writerMu  sync.Mutex // serializes volume writes and header writes
+
+	appends, appendBytes, writes, writeBytes, syncs, checkpoints atomic.Int64
+}
+
+type header struct {
+	seq        uint64
+	checkpoint page.LSN
+	capacity   int64
+}
+
+// Open opens the log on vol, creating an empty log if the volume holds none.
+// The returned log accepts appends only after Replay (if any records exist
+// past the checkpoint the caller must Replay them first) and a checkpoint.
+func Open(vol volume.Volume, opts Options) (*Log, error) {
+	l := &Log{vol: vol, interval: opts.FlushInterval, kick: make(chan struct{}, 1), done: make(chan struct{}), stopped: make(chan struct{})}
+	if l.interval <= 0 {
+		l.interval = 10 * time.Millisecond
+	}
+	l.durableCv = sync.NewCond(&l.durableMu)
+	h, ok, err := l.readHeader()
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		capacity := opts.Capacity
+		if capacity <= 0 {
+			capacity = DefaultCapacity
+		}
+		if capacity%blockSize != 0 || capacity < 16*blockSize {
+			return nil, fmt.Errorf("wal: capacity %d must be a multiple of 4 KiB and at least 64 KiB", capacity)
+		}
+		h = header{seq: 0, checkpoint: firstLSN, capacity: capacity}
+		l.capacity = capacity
+		if err := l.writeHeader(h); err != nil {
+			return nil, err
+		}
+		h.seq++
+	}
+	l.capacity = h.capacity
+	l.mu.checkpoint = h.checkpoint
+	l.mu.headerSeq = h.seq
+	l.mu.end = h.checkpoint
+	l.mu.bufStart = h.checkpoint
+	l.durable.Store(uint64(h.checkpoint))
+	// Until Replay says otherwise, assume records may follow the checkpoint.
+	l.mu.needCkpt = h.checkpoint + 1
+	go l.writer()
+	return l, nil
+}
+
+func (l *Log) readHeader() (header, bool, error) {
+	buf := volume.AlignedBuffer(2 * blockSize)
+	if err := l.vol.ReadAt(buf, 0); err != nil {
+		return header{}, false, fmt.Errorf("wal: read header: %w", err)
+	}
+	var best header
+	found := false
+	for i := 0; i < 2; i++ {
+		b := buf[i*blockSize : (i+1)*blockSize]
+		if binary.LittleEndian.Uint32(b[4:]) != headerMagic {
+			continue
+		}
+		if binary.LittleEndian.Uint32(b[0:]) != crc32.Checksum(b[4:], castagnoli) {
+			continue
+		}
+		h := header{
+			seq:        binary.LittleEndian.Uint64(b[8:]),
+			checkpoint: page.LSN(binary.LittleEndian.Uint64(b[16:])),
+			capacity:   int64(binary.LittleEndian.Uint64(b[24:])),
+		}
+		if !found || h.seq > best.seq {
+			best, found = h, true
+		}
+	}
+	return best, found, nil
+}
+
+func (l *Log) writeHeader(h header) error {
+	b := volume.AlignedBuffer(blockSize)
+	binary.LittleEndian.PutUint32(b[4:], headerMagic)
+	binary.LittleEndian.PutUint64(b[8:], h.seq)
+	binary.LittleEndian.PutUint64(b[16:], uint64(h.checkpoint))
+	binary.LittleEndian.PutUint64(b[24:], uint64(h.capacity))
+	binary.LittleEndian.PutUint32(b[0:], crc32.Checksum(b[4:], castagnoli))
+	if err := l.vol.WriteAt(b, int64(h.seq%2)*blockSize); err != nil {
+		return fmt.Errorf("wal: write header: %w", err)
+	}
+	if err := l.vol.Sync(); err != nil {
+		return fmt.Errorf("wal: sync header: %w", err)
+	}
+	return nil
+}
+
+// Capacity is the size of the circular region.
+func (l *Log) Capacity() int64 { return l.capacity }
+
+// End is the LSN the next record will get (approximately: WAL-1 may skip).
+func (l *Log) End() page.LSN {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.mu.end
+}
+
+// Checkpoint is the LSN recovery starts from.
+func (l *Log) Checkpoint() page.LSN {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.mu.checkpoint
+}
+
+// Used is the number of stream bytes between the checkpoint and the end.
+func (l *Log) Used() int64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return int64(l.mu.end - l.mu.checkpoint)
+}
+
+// Durable is the LSN below which every record is synced.
+func (l *Log) Durable() page.LSN { return page.LSN(l.durable.Load()) }
+
+// Stats returns cumulative counters.
+func (l *Log) Stats() Stats {
+	return Stats{Appends: l.appends.Load(), AppendBytes: l.appendBytes.Load(), Writes: l.writes.Load(),
+		WriteBytes: l.writeBytes.Load(), Syncs: l.syncs.Load(), Checkpoints: l.checkpoints.Load()}
+}
+
+// MaxRecord is the largest payload Append accepts.
+func (l *Log) MaxRecord() int { return int(l.capacity / 4) }
+
+// Append adds a record and returns its LSN and the LSN just past it. The
+// record is durable once WaitDurable(end) returns nil.
+func (l *Log) Append(typ byte, payload []byte) (lsn, end page.LSN, err error) {
+	if len(payload) > l.MaxRecord() {
+		return 0, 0, fmt.Errorf("wal: record of %d bytes exceeds the maximum %d", len(payload), l.MaxRecord())
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := l.appendableLocked(); err != nil {
+		return 0, 0, err
+	}
+	l.skipBlockTailLocked() // WAL-1
+	need := int64(HeaderSize + len(payload))
+	if int64(l.mu.end-l.mu.checkpoint)+need+blockSize > l.capacity { // WAL-3
+		return 0, 0, ErrLogFull
+	}
+	lsn = l.mu.end
+	var hdr [HeaderSize]byte
+	binary.LittleEndian.PutUint32(hdr[4:], uint32(len(payload)))
+	binary.LittleEndian.PutUint64(hdr[8:], uint64(lsn))
+	hdr[16] = typ
+	crc := crc32.Update(crc32.Checksum(hdr[4:], castagnoli), castagnoli, payload)
+	binary.LittleEndian.PutUint32(hdr[0:], crc)
+	l.mu.buf = append(l.mu.buf, hdr[:]...)
+	l.mu.buf = append(l.mu.buf, payload...)
+	l.mu.end += page.LSN(need)
+	l.appends.Add(1)
+	l.appendBytes.Add(need)
+	return lsn, l.mu.end, nil
+}
+
+func (l *Log) appendableLocked() error {
+	switch {
+	case l.mu.closed:
+		return ErrClosed
+	case l.mu.err != nil:
+		return l.mu.err
+	case l.mu.needCkpt != 0 && l.mu.checkpoint < l.mu.needCkpt:
+		return errNeedCheckpoint
+	}
+	return nil
+}
+
+func (l *Log) skipBlockTailLocked() {
+	if rem := blockSize - int64(l.mu.end)%blockSize; rem < HeaderSize {
+		l.mu.buf = append(l.mu.buf, make([]byte, rem)...)
+		l.mu.end += page.LSN(rem)
+	}
+}
+
+// padLocked closes the current group on a block boundary (WAL-2).
+func (l *Log) padLocked() {
+	rem := (blockSize - int64(l.mu.end)%blockSize) % blockSize
+	if rem == 0 {
+		return
+	}
+	if rem < HeaderSize {
+		l.mu.buf = append(l.mu.buf, make([]byte, rem)...)
+		l.mu.end += page.LSN(rem)
+		return
+	}
+	var hdr [HeaderSize]byte
+	plen := rem - HeaderSize
+	binary.LittleEndian.PutUint32(hdr[4:], uint32(plen))
+	binary.LittleEndian.PutUint64(hdr[8:], uint64(l.mu.end))
+	hdr[16] = TypePad
+	zeros := make([]byte, plen)
+	crc := crc32.Update(crc32.Checksum(hdr[4:], castagnoli), castagnoli, zeros)
+	binary.LittleEndian.PutUint32(hdr[0:], crc)
+	l.mu.buf = append(l.mu.buf, hdr[:]...)
+	l.mu.buf = append(l.mu.buf, zeros...)
+	l.mu.end += page.LSN(rem)
+}
+
+// WaitDurable blocks until every record below lsn is synced.
+func (l *Log) WaitDurable(lsn page.LSN) error {
+	if l.Durable() >= lsn {
+		return nil
+	}
+	select {
+	case l.kick <- struct{}{}:
+	default:
+	}
+	l.durableMu.Lock()
+	defer l.durableMu.Unlock()
+	for l.Durable() < lsn {
+		l.mu.Lock()
+		err, closed := l.mu.err, l.mu.closed
+		l.mu.Unlock()
+		if err != nil {
+			return err
+		}
+		if closed {
+			return ErrClosed
+		}
+		l.durableCv.Wait()
+	}
+	return nil
+}
+
+// writer is the group-commit loop: it writes whatever accumulated, syncs,
+// and wakes the waiters.
+func (l *Log) writer() {
+	defer close(l.stopped)
+	t := time.NewTicker(l.interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-l.kick:
+		case <-t.C:
+		case <-l.done:
+			l.flushOnce()
+			return
+		}
+		l.flushOnce()
+	}
+}
+
+func (l *Log) flushOnce() {
+	l.writerMu.Lock()
+	defer l.writerMu.Unlock()
+	l.mu.Lock()
+	if l.mu.err != nil || len(l.mu.buf) == 0 {
+		l.mu.Unlock()
+		return
+	}
+	l.padLocked()
+	start, buf := l.mu.bufStart, l.mu.buf
+	l.mu.bufStart, l.mu.buf = l.mu.end, nil
+	l.mu.Unlock()
+
+	err := l.writeStream(start, buf)
+	if err == nil {
+		err = l.vol.Sync()
+		l.syncs.Add(1)
+	}
+	if err != nil {
+		l.mu.Lock()
+		l.mu.err = fmt.Errorf("wal: write failed, log unusable: %w", err)
+		l.mu.Unlock()
+	} else {
+		l.durable.Store(uint64(start) + uint64(len(buf)))
+	}
+	l.durableMu.Lock()
+	l.durableCv.Broadcast()
+	l.durableMu.Unlock()
+}
+
+// writeStream writes block-aligned stream bytes starting at lsn, wrapping.
+func (l *Log) writeStream(lsn page.LSN, data []byte) error {
+	if int64(lsn)%blockSize != 0 || len(data)%blockSize != 0 {
+		panic(fmt.Sprintf("wal: unaligned group write at %d len %d (WAL-2)", lsn, len(data)))
+	}
+	for len(data) > 0 {
+		pos := int64(lsn) % l.capacity
+		n := int64(len(data))
+		if n > l.capacity-pos {
+			n = l.capacity - pos
+		}
+		if n > maxWriteBytes {
+			n = maxWriteBytes
+		}
+		ab := volume.AlignedBuffer(int(n))
+		copy(ab, data[:n])
+		if err := l.vol.WriteAt(ab, dataStart+pos); err != nil {
+			return err
+		}
+		l.writes.Add(1)
+		l.writeBytes.Add(n)
+		data = data[n:]
+		lsn += page.LSN(n)
+	}
+	return nil
+}
+
+// Flush writes and syncs everything appended so far.
+func (l *Log) Flush() error {
+	return l.WaitDurable(l.End())
+}
+
+// SetCheckpoint durably records that recovery may start at lsn. The caller
+// guarantees that every page change logged below lsn is on the data
+// volume and synced. lsn must be a record boundary at or below Durable().
+func (l *Log) SetCheckpoint(lsn page.LSN) error {
+	l.writerMu.Lock()
+	defer l.writerMu.Unlock()
+	l.mu.Lock()
+	if lsn > page.LSN(l.durable.Load()) {
+		l.mu.Unlock()
+		return fmt.Errorf("wal: checkpoint %d beyond durable %d", lsn, l.durable.Load())
+	}
+	if lsn < l.mu.checkpoint {
+		l.mu.Unlock()
+		return nil
+	}
+	h := header{seq: l.mu.headerSeq, checkpoint: lsn, capacity: l.capacity}
+	l.mu.Unlock()
+	if err := l.writeHeader(h); err != nil {
+		return err
+	}
+	l.checkpoints.Add(1)
+	l.mu.Lock()
+	l.mu.headerSeq++
+	l.mu.checkpoint = lsn
+	if l.mu.needCkpt != 0 && lsn >= l.mu.needCkpt {
+		l.mu.needCkpt = 0
+	}
+	l.mu.Unlock()
+	return nil
+}
+
+// Replay calls fn for every valid record from the checkpoint on, in order,
+// and stops at the first invalid one (WAL-4). It returns the LSN where new
+// records will go. Must be called once, right after Open, before Append.
+func (l *Log) Replay(fn func(lsn page.LSN, typ byte, payload []byte) error) (page.LSN, error) {
+	l.mu.Lock()
+	pos := l.mu.checkpoint
+	l.mu.Unlock()
+	r := &streamReader{l: l}
+	for {
+		if rem := blockSize - int64(pos)%blockSize; rem < HeaderSize {
+			pos += page.LSN(rem)
+		}
+		hdr, err := r.read(pos, HeaderSize)
+		if err != nil {
+			return 0, err
+		}
+		n := int64(binary.LittleEndian.Uint32(hdr[4:]))
+		if page.LSN(binary.LittleEndian.Uint64(hdr[8:])) != pos || n > l.capacity/4 {
+			break
+		}
+		typ := hdr[16]
+		crc := binary.LittleEndian.Uint32(hdr[0:])
+		rec, err := r.read(pos, HeaderSize+int(n))
+		if err != nil {
+			return 0, err
+		}
+		if crc32.Checksum(rec[4:], castagnoli) != crc {
+			break
+		}
+		// The record is on the volume: pages it changes may be flushed.
+		l.durable.Store(uint64(pos) + HeaderSize + uint64(n))
+		if typ != TypePad {
+			if err := fn(pos, typ, rec[HeaderSize:]); err != nil {
+				return 0, err
+			}
+		}
+		pos += page.LSN(HeaderSize + n)
+	}
+	// WAL-4: resume on the next block boundary; refuse appends until a
+	// checkpoint at that point is written.
+	if rem := int64(pos) % blockSize; rem != 0 {
+		pos += page.LSN(blockSize - rem)
+	}
+	l.mu.Lock()
+	l.mu.end, l.mu.bufStart = pos, pos
+	l.durable.Store(uint64(pos))
+	if pos == l.mu.checkpoint {
+		l.mu.needCkpt = 0
+	} else {
+		l.mu.needCkpt = pos
+	}
+	l.mu.Unlock()
+	return pos, nil
+}
+
+// streamReader reads the circular stream through a window of whole blocks.
+type streamReader struct {
+	l        *Log
+	winStart page.LSN
+	win      []byte
+}
+
+func (r *streamReader) read(lsn page.LSN, n int) ([]byte, error) {
+	if lsn >= r.winStart && int64(lsn)+int64(n) <= int64(r.winStart)+int64(len(r.win)) {
+		off := lsn - r.winStart
+		return r.win[off : int(off)+n], nil
+	}
+	start := lsn - lsn%blockSize
+	size := int64(lsn-start) + int64(n)
+	if size < 1<<20 {
+		size = 1 << 20
+	}
+	size = (size + blockSize - 1) / blockSize * blockSize
+	if size > r.l.capacity {
+		size = r.l.capacity
+	}
+	buf := volume.AlignedBuffer(int(size))
+	for done := int64(0); done < size; {
+		pos := (int64(start) + done) % r.l.capacity
+		k := size - done
+		if k > r.l.capacity-pos {
+			k = r.l.capacity - pos
+		}
+		if err := r.l.vol.ReadAt(buf[done:done+k], dataStart+pos); err != nil {
+			return nil, fmt.Errorf("wal: replay read: %w", err)
+		}
+		done += k
+	}
+	r.winStart, r.win = start, buf
+	off := lsn - start
+	return r.win[off : int(off)+n], nil
+}
+
+// Close flushes pending records and stops the writer.
+func (l *Log) Close() error {
+	l.mu.Lock()
+	if l.mu.closed {
+		l.mu.Unlock()
+		return nil
+	}
+	l.mu.closed = true
+	l.mu.Unlock()
+	close(l.done)
+	<-l.stopped
+	l.durableMu.Lock()
+	l.durableCv.Broadcast()
+	l.durableMu.Unlock()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.mu.err
+}
