@@ -54,6 +54,9 @@ type PageSource interface {
 	Read(id page.ID, buf []byte) error
 }
 
+// noPage marks a frame that holds no page.
+const noPage = ^page.ID(0)
+
 // ErrNoFrame is returned when every frame is pinned.
 var ErrNoFrame = errors.New("bufpool: all frames pinned")
 
@@ -149,6 +152,7 @@ func New(store *pagestore.Store, src PageSource, log LogSyncer, opts Options) (*
 	for i := range p.frames {
 		f := &p.frames[i]
 		f.data = slab[i*page.Size : (i+1)*page.Size : (i+1)*page.Size]
+		f.id.Store(uint64(noPage))
 		p.free = append(p.free, f)
 	}
 	for i := range p.shards {
@@ -228,7 +232,7 @@ func (p *Pool) fix(id page.ID, read bool) (*Frame, error) {
 	if err != nil {
 		s.mu.Lock()
 		delete(s.table, id)
-		f.id.Store(uint64(page.InvalidID))
+		f.id.Store(uint64(noPage))
 		f.orphan.Store(true)
 		s.mu.Unlock()
 		f.loadErr = err
@@ -297,7 +301,7 @@ func (p *Pool) victim() (*Frame, error) {
 
 func (f *Frame) tryEvict(p *Pool) bool {
 	id := page.ID(f.id.Load())
-	if id == page.InvalidID {
+	if id == noPage {
 		return false
 	}
 	s := p.shardOf(id)
@@ -314,7 +318,7 @@ func (f *Frame) tryEvict(p *Pool) bool {
 		return false
 	}
 	delete(s.table, id)
-	f.id.Store(uint64(page.InvalidID))
+	f.id.Store(uint64(noPage))
 	s.mu.Unlock()
 	if p.opts.EvictHook != nil {
 		p.opts.EvictHook(id, f.data)
@@ -340,7 +344,7 @@ func (p *Pool) MarkDirty(f *Frame, lsn page.LSN) {
 // pinIfCached pins f if it still holds a page (for flushers walking frames).
 func (p *Pool) pinIfCached(f *Frame) bool {
 	id := page.ID(f.id.Load())
-	if id == page.InvalidID {
+	if id == noPage {
 		return false
 	}
 	s := p.shardOf(id)
