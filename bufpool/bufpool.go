@@ -444,7 +444,13 @@ func (p *Pool) flush(d []dirtyFrame) error {
 		if !p.pinIfCached(f) {
 			continue
 		}
-		f.Latch.RLock()
+		// A frame latched exclusively is being changed by the running
+		// mini-transaction, which may be the caller itself (eviction inside
+		// an mtr): skip it rather than wait.
+		if !f.Latch.TryRLock() {
+			p.Unfix(f)
+			continue
+		}
 		f.mu.Lock()
 		if !f.mu.dirty || f.mu.flushing {
 			f.mu.Unlock()
