@@ -1,0 +1,40 @@
+package engine
+
+import (
+	"time"
+
+	"strata/bufpool"
+	"strata/pagestore"
+	"strata/volume"
+	"strata/wal"
+)
+
+// Stats is a snapshot of every engine counter (exported as SHOW GLOBAL
+// STATUS and Prometheus metrics by the server).
+type Stats struct {
+	Pool       bufpool.Stats
+	Log        wal.Stats
+	Pages      pagestore.Stats
+	LogVolume  volume.MeteredStats
+	DataVolume volume.MeteredStats
+
+	Commits, Rollbacks, RecoveredRecords int64
+	LockWaits, Deadlocks, LockTimeouts   int64
+	LogUsedBytes, LogCapacityBytes       int64
+	TornWriteProtection                  string
+}
+
+// Stats returns the current counters.
+func (db *DB) Stats() Stats {
+	return Stats{
+		Pool: db.pool.Stats(), Log: db.log.Stats(), Pages: db.store.Stats(),
+		LogVolume: db.logVol.Stats(), DataVolume: db.dataVol.Stats(),
+		Commits: db.commits.Load(), Rollbacks: db.rollbacks.Load(), RecoveredRecords: db.recoveredRecords.Load(),
+		LockWaits: db.locks.Waits.Load(), Deadlocks: db.locks.Deadlocks.Load(), LockTimeouts: db.locks.Timeouts.Load(),
+		LogUsedBytes: db.log.Used(), LogCapacityBytes: db.log.Capacity(),
+		TornWriteProtection: db.store.Mode().String(),
+	}
+}
+
+// SetLockWaitTimeout changes the row-lock wait timeout at run time.
+func (db *DB) SetLockWaitTimeout(d time.Duration) { db.locks.SetTimeout(d) }
