@@ -196,7 +196,7 @@ func (db *DB) apply(ws *txn.WriteSet) (page.LSN, error) {
 	if err != nil {
 		return 0, err
 	}
-	need := int64(ws.Bytes())*2 + 64<<10
+	need := int64(ws.Bytes())*3 + 64<<10 // splits log whole new pages
 	for attempt := 0; ; attempt++ {
 		if err := db.ensureLogSpace(need); err != nil {
 			return 0, err
