@@ -84,6 +84,7 @@ type Cloud struct {
 	nextIO   time.Time // virtual clock of the IOPS budget
 	nextByte time.Time // virtual clock of the bandwidth budget
 	credits  float64
+	depleted bool
 	lastCred time.Time
 	winStart time.Time
 	winBytes int64
@@ -128,7 +129,15 @@ func (c *Cloud) admit(n int) time.Time {
 	if c.p.BurstCreditIOs > 0 {
 		c.credits = min(float64(c.p.BurstCreditIOs), c.credits+now.Sub(c.lastCred).Seconds()*float64(c.p.IOPS))
 		c.lastCred = now
-		if c.credits >= float64(units) && c.p.BurstIOPS > c.p.IOPS {
+		// Hysteresis: once spent, credits must build up to 1% of the
+		// bucket before bursting resumes, or the trickle of refilled
+		// credits would lift the long-run rate above the baseline.
+		if c.credits < float64(units) {
+			c.depleted = true
+		} else if c.credits > float64(c.p.BurstCreditIOs)/100 {
+			c.depleted = false
+		}
+		if !c.depleted && c.p.BurstIOPS > c.p.IOPS {
 			iops = float64(c.p.BurstIOPS)
 		}
 		c.credits = max(0, c.credits-float64(units))
