@@ -1,0 +1,152 @@
+// Command strata runs the Strata storage engine as a server process: it
+// opens (and recovers) the engine on the configured volumes and serves its
+// metrics over HTTP in Prometheus format until SIGTERM/SIGINT, when it
+// checkpoints and exits cleanly.
+//
+// The MySQL protocol listener on --port (go-mysql-server glue) is issue 3
+// and not built yet: the flag is accepted and validated, and the process
+// says so at start-up.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"strata/engine"
+	"strata/metrics"
+)
+
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+// parseSize reads 128M, 1G, 4096, ... as bytes.
+func parseSize(s string) (int64, error) {
+	mult := int64(1)
+	switch strings.ToUpper(s[len(s)-1:]) {
+	case "K":
+		mult = 1 << 10
+	case "M":
+		mult = 1 << 20
+	case "G":
+		mult = 1 << 30
+	}
+	if mult > 1 {
+		s = s[:len(s)-1]
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("invalid size %q", s)
+	}
+	return n * mult, nil
+}
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "strata:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string) error {
+	fs := flag.NewFlagSet("strata", flag.ContinueOnError)
+	port := fs.Int("port", 3306, "MySQL protocol port on 127.0.0.1 (listener: issue 3)")
+	metricsAddr := fs.String("metrics-addr", "127.0.0.1:9104", "address of the Prometheus metrics endpoint (empty: off)")
+	datadir := fs.String("datadir", "./strata-data", "base directory; log, data and bpe subdirectories stand for the volumes")
+	pool := fs.String("buffer-pool-size", "128M", "buffer pool size")
+	logDir := fs.String("log-dir", "", "log volume directory (default DATADIR/log)")
+	var dataDirs multiFlag
+	fs.Var(&dataDirs, "data-dir", "data volume directory; repeat to stripe (default DATADIR/data)")
+	logCap := fs.String("log-capacity", "256M", "redo log capacity (fixed when the log is created)")
+	syncCommit := fs.Bool("sync-commit", true, "fsync the redo log before acknowledging a commit")
+	tornWrite := fs.String("torn-write-protection", "", "doublewrite or atomic (default: atomic where the data volume guarantees it)")
+	emulate := fs.String("emulate-volume", "", "emulated cloud volume profile for the data volumes (gp2-1t, gp3, io1-6k, essd-pl1, ...)")
+	iops := fs.Int("volume-iops", 0, "override the profile's IOPS")
+	mbps := fs.Int("volume-mbps", 0, "override the profile's MiB/s")
+	lat := fs.Duration("volume-latency", 0, "override the profile's base latency")
+	atomic := fs.Bool("volume-atomic", false, "declare the emulated volume atomic for whole pages")
+	bpePath := fs.String("bpe-path", "", "buffer pool extension file (issue 4)")
+	bpeSize := fs.String("bpe-size", "0", "buffer pool extension size (0 = off; issue 4)")
+	noDirect := fs.Bool("disable-direct-io", false, "open volume files without O_DIRECT (tmpfs)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *port <= 0 || *port > 65535 {
+		return fmt.Errorf("--port %d out of range", *port)
+	}
+	poolBytes, err := parseSize(*pool)
+	if err != nil {
+		return fmt.Errorf("--buffer-pool-size: %w", err)
+	}
+	logBytes, err := parseSize(*logCap)
+	if err != nil {
+		return fmt.Errorf("--log-capacity: %w", err)
+	}
+	if b, err := parseSize(*bpeSize); err != nil {
+		return fmt.Errorf("--bpe-size: %w", err)
+	} else if b > 0 || *bpePath != "" {
+		slog.Warn("the buffer pool extension is not built yet (issue 4): --bpe-path/--bpe-size ignored")
+	}
+	if err := os.MkdirAll(*datadir, 0o755); err != nil {
+		return fmt.Errorf("--datadir: %w", err)
+	}
+	opts := engine.Options{Dir: *datadir, LogDir: *logDir, DataDirs: dataDirs, BufferPoolBytes: poolBytes,
+		LogCapacity: logBytes, AsyncCommit: !*syncCommit, TornWriteProtection: *tornWrite, Emulate: *emulate,
+		VolumeIOPS: *iops, VolumeMBps: *mbps, VolumeLatency: *lat, VolumeAtomic: *atomic, DisableDirectIO: *noDirect}
+	start := time.Now()
+	db, err := engine.Open(opts)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", filepath.Clean(*datadir), err)
+	}
+	st := db.Stats()
+	slog.Info("engine open", "datadir", *datadir, "buffer_pool_pages", st.Pool.Frames,
+		"torn_write_protection", st.TornWriteProtection, "recovered_records", st.RecoveredRecords,
+		"open_time", time.Since(start).Round(time.Millisecond))
+	slog.Warn("the MySQL protocol listener is not built yet (issue 3)", "port", *port)
+
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	var srv *http.Server
+	if *metricsAddr != "" {
+		reg := prometheus.NewRegistry()
+		reg.MustRegister(metrics.NewCollector(db))
+		ln, err := net.Listen("tcp", *metricsAddr)
+		if err != nil {
+			db.Close()
+			return fmt.Errorf("--metrics-addr: %w", err)
+		}
+		srv = &http.Server{Handler: promhttp.HandlerFor(reg, promhttp.HandlerOpts{})}
+		go func() {
+			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				slog.Error("metrics endpoint", "err", err)
+			}
+		}()
+		slog.Info("metrics", "url", "http://"+ln.Addr().String()+"/metrics")
+	}
+	<-ctx.Done()
+	slog.Info("shutting down: checkpoint")
+	if srv != nil {
+		srv.Close()
+	}
+	if err := db.Close(); err != nil {
+		return fmt.Errorf("close: %w", err)
+	}
+	slog.Info("clean shutdown")
+	return nil
+}

@@ -1,0 +1,102 @@
+// Package metrics exports engine.Stats as Prometheus metrics. It owns the
+// metric names; it reads a fresh Stats snapshot on every scrape and keeps
+// no state of its own.
+package metrics
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+
+	"strata/engine"
+)
+
+// Collector is a prometheus.Collector over an open engine.
+type Collector struct {
+	db    *engine.DB
+	descs map[string]*prometheus.Desc
+}
+
+type sample struct {
+	name, help string
+	counter    bool
+	value      float64
+	labels     []string
+}
+
+func samples(s engine.Stats) []sample {
+	c := func(name, help string, v int64, labels ...string) sample {
+		return sample{name, help, true, float64(v), labels}
+	}
+	g := func(name, help string, v int64, labels ...string) sample {
+		return sample{name, help, false, float64(v), labels}
+	}
+	out := []sample{
+		g("strata_pool_frames", "Buffer pool frames (16 KiB pages).", s.Pool.Frames),
+		g("strata_pool_dirty_pages", "Dirty pages in the buffer pool.", s.Pool.Dirty),
+		c("strata_pool_hits_total", "Buffer pool page hits.", s.Pool.Hits),
+		c("strata_pool_misses_total", "Buffer pool page misses.", s.Pool.Misses),
+		c("strata_pool_evictions_total", "Pages evicted from the buffer pool.", s.Pool.Evictions),
+		c("strata_pool_pages_flushed_total", "Dirty pages written back.", s.Pool.PagesFlushed),
+		c("strata_pool_flush_batches_total", "Flush batches.", s.Pool.FlushBatches),
+		c("strata_pool_sync_flushes_total", "Evictions that had to flush synchronously.", s.Pool.SyncFlushes),
+		c("strata_log_appends_total", "Redo records appended.", s.Log.Appends),
+		c("strata_log_append_bytes_total", "Redo bytes appended.", s.Log.AppendBytes),
+		c("strata_log_writes_total", "Redo log volume writes.", s.Log.Writes),
+		c("strata_log_syncs_total", "Redo log fsyncs (group commits).", s.Log.Syncs),
+		c("strata_checkpoints_total", "Checkpoints written.", s.Log.Checkpoints),
+		g("strata_log_used_bytes", "Redo log bytes between checkpoint and end.", s.LogUsedBytes),
+		g("strata_log_capacity_bytes", "Redo log capacity.", s.LogCapacityBytes),
+		c("strata_page_reads_total", "Pages read from the data volume.", s.Pages.PageReads),
+		c("strata_page_writes_total", "Pages written in place.", s.Pages.PageWrites),
+		c("strata_doublewrite_pages_total", "Pages written to the doublewrite area.", s.Pages.DoublewriteWrites),
+		c("strata_pages_repaired_total", "Torn pages repaired from the doublewrite area.", s.Pages.Repaired),
+		c("strata_pages_corrupt_total", "Pages that failed verification.", s.Pages.Corrupt),
+		c("strata_commits_total", "Committed transactions.", s.Commits),
+		c("strata_rollbacks_total", "Rolled back transactions.", s.Rollbacks),
+		c("strata_lock_waits_total", "Row lock waits.", s.LockWaits),
+		c("strata_deadlocks_total", "Deadlocks detected.", s.Deadlocks),
+		c("strata_lock_timeouts_total", "Row lock wait timeouts.", s.LockTimeouts),
+	}
+	for role, st := range map[string]struct{ r, w, s, br, bw int64 }{
+		"log":  {s.LogVolume.Reads, s.LogVolume.Writes, s.LogVolume.Syncs, s.LogVolume.BytesRead, s.LogVolume.BytesWritten},
+		"data": {s.DataVolume.Reads, s.DataVolume.Writes, s.DataVolume.Syncs, s.DataVolume.BytesRead, s.DataVolume.BytesWritten},
+	} {
+		out = append(out,
+			c("strata_volume_reads_total", "Volume read operations.", st.r, role),
+			c("strata_volume_writes_total", "Volume write operations.", st.w, role),
+			c("strata_volume_syncs_total", "Volume syncs.", st.s, role),
+			c("strata_volume_read_bytes_total", "Bytes read from the volume.", st.br, role),
+			c("strata_volume_written_bytes_total", "Bytes written to the volume.", st.bw, role))
+	}
+	return out
+}
+
+// NewCollector returns a collector for db.
+func NewCollector(db *engine.DB) *Collector {
+	col := &Collector{db: db, descs: map[string]*prometheus.Desc{}}
+	for _, s := range samples(engine.Stats{}) {
+		var labels []string
+		if len(s.labels) > 0 {
+			labels = []string{"volume"}
+		}
+		col.descs[s.name] = prometheus.NewDesc(s.name, s.help, labels, nil)
+	}
+	return col
+}
+
+// Describe implements prometheus.Collector.
+func (col *Collector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range col.descs {
+		ch <- d
+	}
+}
+
+// Collect implements prometheus.Collector.
+func (col *Collector) Collect(ch chan<- prometheus.Metric) {
+	for _, s := range samples(col.db.Stats()) {
+		t := prometheus.GaugeValue
+		if s.counter {
+			t = prometheus.CounterValue
+		}
+		ch <- prometheus.MustNewConstMetric(col.descs[s.name], t, s.value, s.labels...)
+	}
+}
