@@ -143,6 +143,11 @@ func (tx *Tx) Commit() error {
 	if tx.db.closed.Load() {
 		return ErrClosed
 	}
+	if err := tx.db.pool.FlushErr(); err != nil {
+		// A page write failed: the data volume can no longer be trusted to
+		// take the changes this commit would make dirty. Refuse writes.
+		return fmt.Errorf("engine: data volume write failed earlier, refusing commits: %w", err)
+	}
 	end, err := tx.db.apply(tx.ws)
 	tx.releaseLocks()
 	if err != nil {
