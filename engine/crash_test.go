@@ -223,7 +223,10 @@ func TestCrashRecovery(t *testing.T) {
 	for _, mode := range []string{"doublewrite", "atomic"} {
 		t.Run(mode, func(t *testing.T) {
 			seed := time.Now().UnixNano()
-			t.Logf("seed %d (rerun with this seed by editing the test)", seed)
+			if s := os.Getenv("STRATA_CRASH_SEED"); s != "" {
+				seed, _ = strconv.ParseInt(s, 10, 64)
+			}
+			t.Logf("seed %d (rerun: STRATA_CRASH_SEED=%d)", seed, seed)
 			runCrashCycles(t, mode, seed, crashCycles(t))
 		})
 	}

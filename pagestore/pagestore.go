@@ -257,9 +257,6 @@ func (s *Store) Recover() ([]page.ID, error) {
 		if page.Verify(buf, id) == nil && !page.IsZero(buf) {
 			continue
 		}
-		if page.IsZero(buf) && page.LSNOf(img) == 0 {
-			continue
-		}
 		ab := volume.AlignedBuffer(page.Size)
 		copy(ab, img)
 		if err := s.vol.WriteAt(ab, offset(id)); err != nil {
