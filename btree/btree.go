@@ -93,13 +93,14 @@ func (tr Tree) descend(t *mtr.Mtr, key []byte) ([]step, error) {
 }
 
 func checkSizes(key, val []byte) error {
-	if len(key) > MaxKey || cellSize(key, val) > MaxCell {
-		return fmt.Errorf("%w: key %d bytes (max %d), key+value %d bytes (max %d)", ErrTooLarge, len(key), MaxKey, len(key)+len(val), MaxCell-4)
+	if len(key) > MaxKey || len(val) > MaxValue {
+		return fmt.Errorf("%w: key %d bytes (max %d), value %d bytes (max %d)", ErrTooLarge, len(key), MaxKey, len(val), MaxValue)
 	}
 	return nil
 }
 
-// Put inserts or replaces key.
+// Put inserts or replaces key. Values too large for a cell go to an
+// overflow chain (overflow.go).
 func (tr Tree) Put(t *mtr.Mtr, a Allocator, key, val []byte) error {
 	if err := checkSizes(key, val); err != nil {
 		return err
@@ -116,16 +117,27 @@ func (tr Tree) Put(t *mtr.Mtr, a Allocator, key, val []byte) error {
 	n := node(pg)
 	i, eq := n.search(key)
 	if eq {
-		if old := n.val(i); len(old) == len(val) {
+		if old := n.val(i); !n.isOvf(i) && !needsOverflow(key, val) && len(old) == len(val) {
 			copy(old, val)
 			return nil
 		}
+		if n.isOvf(i) {
+			if err := freeChain(t, a, append([]byte(nil), n.val(i)...)); err != nil {
+				return err
+			}
+		}
 		n.removeAt(i)
 	}
-	if n.insertAt(i, key, val) {
+	ovf := needsOverflow(key, val)
+	if ovf {
+		if val, err = writeChain(t, a, tr.Keyspace, val); err != nil {
+			return err
+		}
+	}
+	if n.insertAt(i, key, val, ovf) {
 		return nil
 	}
-	return tr.splitInsert(t, a, path, len(path)-1, i, cell{key, val})
+	return tr.splitInsert(t, a, path, len(path)-1, i, cell{key, val, ovf})
 }
 
 // splitInsert inserts c at slot pos of the node path[depth], which is full,
@@ -167,7 +179,7 @@ func (tr Tree) splitInsert(t *mtr.Mtr, a Allocator, path []step, depth, pos int,
 		}
 		node(aPg).build(aID, tr.Keyspace, level, leftmost, lo, sepF, left)
 		node(bPg).build(bID, tr.Keyspace, level, rightLeftmost, sepF, hi, right)
-		n.build(id, tr.Keyspace, level+1, aID, lo, hi, []cell{{sep, encChild(bID)}})
+		n.build(id, tr.Keyspace, level+1, aID, lo, hi, []cell{{sep, encChild(bID), false}})
 		return nil
 	}
 	bID, bPg, err := a.Alloc(t)
@@ -183,10 +195,10 @@ func (tr Tree) splitInsert(t *mtr.Mtr, a Allocator, path []step, depth, pos int,
 	}
 	pn := node(ppg)
 	ppos := parent.child // the split node's slot: the new right sibling follows it
-	if pn.insertAt(ppos, sep, encChild(bID)) {
+	if pn.insertAt(ppos, sep, encChild(bID), false) {
 		return nil
 	}
-	return tr.splitInsert(t, a, path, depth-1, ppos, cell{sep, encChild(bID)})
+	return tr.splitInsert(t, a, path, depth-1, ppos, cell{sep, encChild(bID), false})
 }
 
 // splitPoint picks the cell index that halves the bytes, keeping both sides
@@ -217,6 +229,11 @@ func (tr Tree) Delete(t *mtr.Mtr, a Allocator, key []byte) (bool, error) {
 	i, eq := node(pg).search(key)
 	if !eq {
 		return false, nil
+	}
+	if node(pg).isOvf(i) {
+		if err := freeChain(t, a, append([]byte(nil), node(pg).val(i)...)); err != nil {
+			return false, err
+		}
 	}
 	if pg, err = t.Write(leaf.id); err != nil {
 		return false, err
@@ -265,7 +282,7 @@ func (tr Tree) rebalance(t *mtr.Mtr, a Allocator, path []step, depth int) error 
 	l, r := node(lpg), node(rpg)
 	merged := l.cells()
 	if !l.isLeaf() {
-		merged = append(merged, cell{append([]byte(nil), pn.key(li)...), encChild(r.leftmost())})
+		merged = append(merged, cell{append([]byte(nil), pn.key(li)...), encChild(r.leftmost()), false})
 	}
 	merged = append(merged, r.cells()...)
 	lo, _ := l.fences()
@@ -328,6 +345,13 @@ func (tr Tree) Drop(t *mtr.Mtr, a Allocator) error {
 				}
 			}
 		}
+		for i := 0; n.isLeaf() && i < n.nslots(); i++ {
+			if n.isOvf(i) {
+				if err := freeChain(t, a, append([]byte(nil), n.val(i)...)); err != nil {
+					return err
+				}
+			}
+		}
 		return a.Free(t, id)
 	}
 	return walk(tr.Root)
@@ -335,15 +359,24 @@ func (tr Tree) Drop(t *mtr.Mtr, a Allocator) error {
 
 // Get returns a copy of the value stored under key (BT-2).
 func (tr Tree) Get(pool *bufpool.Pool, key []byte) ([]byte, bool, error) {
-	var out []byte
-	found := false
-	err := tr.readLeaf(pool, key, false, func(n node) {
-		if i, eq := n.search(key); eq {
-			out = append([]byte(nil), n.val(i)...)
-			found = true
+	for {
+		var out []byte
+		found, ovf := false, false
+		err := tr.readLeaf(pool, key, false, func(n node) {
+			if i, eq := n.search(key); eq {
+				out = append([]byte(nil), n.val(i)...)
+				found, ovf = true, n.isOvf(i)
+			}
+		})
+		if err != nil || !ovf {
+			return out, found, err
 		}
-	})
-	return out, found, err
+		v, err := readChain(pool, tr.Keyspace, out, nil) // BT-5
+		if errors.Is(err, errChainMoved) {
+			continue
+		}
+		return v, true, err
+	}
 }
 
 // readLeaf finds the leaf covering key (below=false) or the keys just below
@@ -408,7 +441,8 @@ type Iterator struct {
 	resInf  bool // reverse: resume from +inf
 	done    bool
 	arena   []byte
-	lens    []int // key length, value length, ...
+	lens    []int  // key length, value length, ...
+	ovf     []bool // value is an overflow reference
 	keys    [][]byte
 	vals    [][]byte
 	pos     int
@@ -452,13 +486,30 @@ func (it *Iterator) Value() []byte { return it.vals[it.pos] }
 func (it *Iterator) Err() error { return it.err }
 
 func (it *Iterator) fill() {
-	it.arena, it.lens, it.keys, it.vals, it.pos = it.arena[:0], it.lens[:0], it.keys[:0], it.vals[:0], 0
+	for {
+		done, resume, resInf := it.done, it.resume, it.resInf
+		err := it.fillOnce()
+		if errors.Is(err, errChainMoved) { // BT-5: re-read the leaf
+			it.done, it.resume, it.resInf = done, resume, resInf
+			continue
+		}
+		if err != nil {
+			it.err = err
+		}
+		return
+	}
+}
+
+func (it *Iterator) fillOnce() error {
+	it.arena, it.lens, it.ovf, it.keys, it.vals, it.pos = it.arena[:0], it.lens[:0], it.ovf[:0], it.keys[:0], it.vals[:0], 0
 	var next []byte
 	var nextInf bool
-	add := func(k, v []byte) { // copies: the page is only latched inside readLeaf
+	add := func(n node, i int) { // copies: the page is only latched inside readLeaf
+		k, v := n.cellAt(n.slot(i))
 		it.arena = append(it.arena, k...)
 		it.arena = append(it.arena, v...)
 		it.lens = append(it.lens, len(k), len(v))
+		it.ovf = append(it.ovf, n.isOvf(i))
 	}
 	key := it.resume
 	if it.reverse && it.resInf {
@@ -468,12 +519,11 @@ func (it *Iterator) fill() {
 		if !it.reverse {
 			i, _ := n.search(key)
 			for ; i < n.nslots(); i++ {
-				k, v := n.cellAt(n.slot(i))
-				if it.hi != nil && bytes.Compare(k, it.hi) >= 0 {
+				if it.hi != nil && bytes.Compare(n.key(i), it.hi) >= 0 {
 					it.done = true
 					return
 				}
-				add(k, v)
+				add(n, i)
 			}
 			hk, inf := n.highFence()
 			next, nextInf = append([]byte(nil), hk...), inf
@@ -484,25 +534,29 @@ func (it *Iterator) fill() {
 			i, _ = n.search(key)
 		}
 		for i--; i >= 0; i-- {
-			k, v := n.cellAt(n.slot(i))
-			if it.lo != nil && bytes.Compare(k, it.lo) < 0 {
+			if it.lo != nil && bytes.Compare(n.key(i), it.lo) < 0 {
 				it.done = true
 				return
 			}
-			add(k, v)
+			add(n, i)
 		}
 		lk, inf := n.lowFence()
 		next, nextInf = append([]byte(nil), lk...), inf
 	})
 	if err != nil {
-		it.err = err
-		return
+		return err
 	}
 	off := 0
 	for i := 0; i < len(it.lens); i += 2 {
 		kl, vl := it.lens[i], it.lens[i+1]
 		it.keys = append(it.keys, it.arena[off:off+kl:off+kl])
-		it.vals = append(it.vals, it.arena[off+kl:off+kl+vl:off+kl+vl])
+		v := it.arena[off+kl : off+kl+vl : off+kl+vl]
+		if it.ovf[i/2] {
+			if v, err = readChain(it.pool, it.tr.Keyspace, v, nil); err != nil {
+				return err
+			}
+		}
+		it.vals = append(it.vals, v)
 		off += kl + vl
 	}
 	switch {
@@ -516,4 +570,5 @@ func (it *Iterator) fill() {
 	default:
 		it.resume, it.resInf = next, false
 	}
+	return nil
 }

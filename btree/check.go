@@ -38,6 +38,13 @@ func (tr Tree) Check(pool *bufpool.Pool) (int, error) {
 		}
 		if n.isLeaf() {
 			count += n.nslots()
+			for i := 0; i < n.nslots(); i++ {
+				if n.isOvf(i) {
+					if err := checkChain(pool, tr.Keyspace, n.val(i)); err != nil {
+						return fmt.Errorf("page %d slot %d: %w", id, i, err)
+					}
+				}
+			}
 			return nil
 		}
 		for i := 0; i <= n.nslots(); i++ {

@@ -33,6 +33,9 @@ const (
 	offHighFnc  = 50
 	slotsStart  = 56
 
+	// ovfFlag in a cell's key length marks an overflow value reference.
+	ovfFlag = 0x8000
+
 	flagLowInf  = 1
 	flagHighInf = 2
 
@@ -65,12 +68,17 @@ func (n node) setSlot(i, off int) {
 }
 
 func (n node) cellAt(off int) (key, val []byte) {
-	kl := int(binary.LittleEndian.Uint16(n[off:]))
+	kl := int(binary.LittleEndian.Uint16(n[off:]) &^ ovfFlag)
 	vl := int(binary.LittleEndian.Uint16(n[off+2:]))
 	return n[off+4 : off+4+kl], n[off+4+kl : off+4+kl+vl]
 }
 
 func (n node) key(i int) []byte { k, _ := n.cellAt(n.slot(i)); return k }
+
+// isOvf reports whether slot i's value is an overflow reference.
+func (n node) isOvf(i int) bool {
+	return binary.LittleEndian.Uint16(n[n.slot(i):])&ovfFlag != 0
+}
 func (n node) val(i int) []byte { _, v := n.cellAt(n.slot(i)); return v }
 
 func (n node) child(i int) page.ID { // i in [0, nslots]: 0 = leftmost
@@ -176,13 +184,16 @@ func (n node) coversBelow(key []byte) bool {
 }
 
 // cell is a key/value pair copied out of a node.
-type cell struct{ key, val []byte }
+type cell struct {
+	key, val []byte
+	ovf      bool // val is an overflow reference (overflow.go)
+}
 
 func (n node) cells() []cell {
 	out := make([]cell, n.nslots())
 	for i := range out {
 		k, v := n.cellAt(n.slot(i))
-		out[i] = cell{append([]byte(nil), k...), append([]byte(nil), v...)}
+		out[i] = cell{append([]byte(nil), k...), append([]byte(nil), v...), n.isOvf(i)}
 	}
 	return out
 }
@@ -216,7 +227,7 @@ func (n node) build(id page.ID, keyspace uint32, level int, leftmost page.ID, lo
 			return
 		}
 		top -= 4 + len(f.key)
-		writeCell(n[top:], f.key, nil)
+		writeCell(n[top:], f.key, nil, false)
 		binary.LittleEndian.PutUint16(n[at:], uint16(top))
 	}
 	putFence(lo, flagLowInf, offLowFence)
@@ -224,7 +235,7 @@ func (n node) build(id page.ID, keyspace uint32, level int, leftmost page.ID, lo
 	n.setFlags(flags)
 	for i, c := range cells {
 		top -= cellSize(c.key, c.val)
-		writeCell(n[top:], c.key, c.val)
+		writeCell(n[top:], c.key, c.val, c.ovf)
 		n.setSlot(i, top)
 	}
 	n.setNSlots(len(cells))
@@ -234,8 +245,12 @@ func (n node) build(id page.ID, keyspace uint32, level int, leftmost page.ID, lo
 	}
 }
 
-func writeCell(b []byte, key, val []byte) {
-	binary.LittleEndian.PutUint16(b, uint16(len(key)))
+func writeCell(b []byte, key, val []byte, ovf bool) {
+	kl := uint16(len(key))
+	if ovf {
+		kl |= ovfFlag
+	}
+	binary.LittleEndian.PutUint16(b, kl)
 	binary.LittleEndian.PutUint16(b[2:], uint16(len(val)))
 	copy(b[4:], key)
 	copy(b[4+len(key):], val)
@@ -262,7 +277,7 @@ func cellsBytes(cells []cell) int {
 }
 
 // insertAt inserts a cell at slot i if it fits (compacting if needed).
-func (n node) insertAt(i int, key, val []byte) bool {
+func (n node) insertAt(i int, key, val []byte, ovf bool) bool {
 	need := cellSize(key, val)
 	if n.freeSpace() < need+2 {
 		if n.freeSpace()+n.garbage() < need+2 {
@@ -271,7 +286,7 @@ func (n node) insertAt(i int, key, val []byte) bool {
 		n.compact()
 	}
 	top := n.cellTop() - need
-	writeCell(n[top:], key, val)
+	writeCell(n[top:], key, val, ovf)
 	cnt := n.nslots()
 	copy(n[slotsStart+2*(i+1):slotsStart+2*(cnt+1)], n[slotsStart+2*i:slotsStart+2*cnt])
 	n.setSlot(i, top)

@@ -132,7 +132,11 @@ func (b *bank) transfer(rng *rand.Rand, lg *ledger) (uint64, []int, error) {
 		}
 	}
 	// A bulky receipt so that the log wraps and pages split.
-	if err := tx.Insert(b.receipt, binary.BigEndian.AppendUint64(nil, stamp), make([]byte, 64+rng.Intn(400))); err != nil {
+	size := 64 + rng.Intn(400)
+	if rng.Intn(20) == 0 {
+		size = 4000 + rng.Intn(11000) // an overflow chain
+	}
+	if err := tx.Insert(b.receipt, binary.BigEndian.AppendUint64(nil, stamp), make([]byte, size)); err != nil {
 		return 0, nil, err
 	}
 	if err := tx.Commit(); err != nil {

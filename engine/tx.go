@@ -88,7 +88,7 @@ func clone(b []byte) []byte { return append([]byte{}, b...) }
 
 // Put inserts or replaces key.
 func (tx *Tx) Put(ks *Keyspace, key, value []byte) error {
-	if len(key) > btree.MaxKey || len(key)+len(value)+4 > btree.MaxCell {
+	if len(key) > btree.MaxKey || len(value) > btree.MaxValue {
 		return fmt.Errorf("%w: key %d bytes, value %d bytes", btree.ErrTooLarge, len(key), len(value))
 	}
 	if err := tx.lock(ks, key, txn.Exclusive); err != nil {
