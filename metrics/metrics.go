@@ -47,6 +47,7 @@ func samples(s engine.Stats) []sample {
 		g("strata_log_capacity_bytes", "Redo log capacity.", s.LogCapacityBytes),
 		c("strata_page_reads_total", "Pages read from the data volume.", s.Pages.PageReads),
 		c("strata_page_writes_total", "Pages written in place.", s.Pages.PageWrites),
+		c("strata_atomic_page_writes_total", "In-place page writes issued with RWF_ATOMIC.", s.Pages.AtomicWrites),
 		c("strata_doublewrite_pages_total", "Pages written to the doublewrite area.", s.Pages.DoublewriteWrites),
 		c("strata_pages_repaired_total", "Torn pages repaired from the doublewrite area.", s.Pages.Repaired),
 		c("strata_pages_corrupt_total", "Pages that failed verification.", s.Pages.Corrupt),

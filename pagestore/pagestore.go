@@ -71,6 +71,8 @@ const (
 // Stats are cumulative counters.
 type Stats struct {
 	PageReads, PageWrites, DoublewriteWrites, Batches, Repaired, Corrupt int64
+	// AtomicWrites counts in-place writes issued with RWF_ATOMIC.
+	AtomicWrites int64
 }
 
 // Store reads and writes pages on one (logical) data volume.
@@ -86,6 +88,7 @@ type Store struct {
 	batches  atomic.Int64
 	repaired atomic.Int64
 	corrupt  atomic.Int64
+	atomicW  atomic.Int64
 }
 
 // CheckAtomic explains why vol cannot run in atomic mode, or returns nil.
@@ -126,7 +129,7 @@ func (s *Store) Volume() volume.Volume { return s.vol }
 // Stats returns cumulative counters.
 func (s *Store) Stats() Stats {
 	return Stats{PageReads: s.reads.Load(), PageWrites: s.writes.Load(), DoublewriteWrites: s.dwWrites.Load(),
-		Batches: s.batches.Load(), Repaired: s.repaired.Load(), Corrupt: s.corrupt.Load()}
+		Batches: s.batches.Load(), Repaired: s.repaired.Load(), Corrupt: s.corrupt.Load(), AtomicWrites: s.atomicW.Load()}
 }
 
 func offset(id page.ID) int64 { return int64(id) * page.Size }
@@ -217,6 +220,7 @@ func (s *Store) writeInPlace(img []byte) error {
 	var err error
 	if s.useRWF {
 		err = s.vol.(volume.AtomicWriter).WriteAtomic(img, offset(id))
+		s.atomicW.Add(1)
 	} else {
 		err = s.vol.WriteAt(img, offset(id))
 	}
