@@ -329,32 +329,84 @@ func (tr Tree) collapseRoot(t *mtr.Mtr, a Allocator) error {
 	}
 }
 
-// Drop frees every page of the tree, root included.
-func (tr Tree) Drop(t *mtr.Mtr, a Allocator) error {
+// Dropper runs the mini-transactions of a long operation: Next commits the
+// current one (if any) and begins a new one.
+type Dropper interface {
+	Next() (*mtr.Mtr, error)
+}
+
+// Drop frees every page of the tree, root included, committing a
+// mini-transaction every batchPages pages so that a tree of any size can be
+// dropped with a small pool. The caller has made the tree unreachable
+// first. If a crash interrupts it, calling Drop again finishes the job:
+// pages already freed (no longer a node or overflow page of this keyspace)
+// are skipped. The caller commits the last mini-transaction.
+func (tr Tree) Drop(d Dropper, a Allocator, batchPages int) (*mtr.Mtr, error) {
+	t, err := d.Next()
+	if err != nil {
+		return nil, err
+	}
+	mine := func(pg []byte) bool {
+		typ := page.TypeOf(pg)
+		return (typ == page.TypeBTree || typ == page.TypeOverflow) && page.KeyspaceOf(pg) == tr.Keyspace
+	}
+	free := func(id page.ID) error {
+		if err := a.Free(t, id); err != nil {
+			return err
+		}
+		if t.Pages() >= batchPages {
+			t, err = d.Next()
+		}
+		return err
+	}
 	var walk func(id page.ID) error
 	walk = func(id page.ID) error {
 		pg, err := t.Read(id)
 		if err != nil {
 			return err
 		}
+		if !mine(pg) {
+			return nil // freed by an interrupted earlier drop
+		}
 		n := node(pg)
+		// Copy what we need: committing a batch unpins this page.
+		var children []page.ID
+		var chains [][]byte
 		if !n.isLeaf() {
 			for i := 0; i <= n.nslots(); i++ {
-				if err := walk(n.child(i)); err != nil {
-					return err
-				}
+				children = append(children, n.child(i))
 			}
 		}
 		for i := 0; n.isLeaf() && i < n.nslots(); i++ {
 			if n.isOvf(i) {
-				if err := freeChain(t, a, append([]byte(nil), n.val(i)...)); err != nil {
-					return err
-				}
+				chains = append(chains, append([]byte(nil), n.val(i)...))
 			}
 		}
-		return a.Free(t, id)
+		for _, c := range children {
+			if err := walk(c); err != nil {
+				return err
+			}
+		}
+		for _, ref := range chains {
+			_, _, cid := parseRef(ref)
+			for cid != page.InvalidID {
+				cpg, err := t.Read(cid)
+				if err != nil {
+					return err
+				}
+				if !mine(cpg) || page.TypeOf(cpg) != page.TypeOverflow {
+					break
+				}
+				next := page.ID(binary.LittleEndian.Uint64(cpg[ovfNext:]))
+				if err := free(cid); err != nil {
+					return err
+				}
+				cid = next
+			}
+		}
+		return free(id)
 	}
-	return walk(tr.Root)
+	return t, walk(tr.Root)
 }
 
 // Get returns a copy of the value stored under key (BT-2).

@@ -205,12 +205,26 @@ func (db *DB) loadCatalog() error {
 	}
 	db.dir = btree.Tree{Root: metaDirRoot(m), Keyspace: dirKeyspace}
 	t.Abort()
+	var pending []*Keyspace
 	it := db.dir.Scan(db.pool, nil, nil, false)
 	for it.Next() {
 		ks := decodeDirEntry(it.Key(), it.Value())
+		if ks.name[0] == 0 {
+			pending = append(pending, ks)
+			continue
+		}
 		db.byName[ks.name], db.byID[ks.id] = ks, ks
 	}
-	return it.Err()
+	if err := it.Err(); err != nil {
+		return err
+	}
+	for _, ks := range pending {
+		slog.Info("finishing an interrupted keyspace drop", "keyspace_id", ks.id)
+		if err := db.finishDrop(ks); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (db *DB) bootstrap() error {
@@ -249,7 +263,7 @@ func (db *DB) CreateKeyspace(name string) (*Keyspace, error) {
 	if db.closed.Load() {
 		return nil, ErrClosed
 	}
-	if name == "" || len(name) > btree.MaxKey {
+	if name == "" || name[0] == 0 || len(name) > btree.MaxKey {
 		return nil, fmt.Errorf("engine: invalid keyspace name %q", name)
 	}
 	db.ksMu.Lock()
@@ -310,7 +324,15 @@ func (db *DB) Keyspaces() []string {
 	return out
 }
 
-// DropKeyspace deletes a keyspace and frees its pages; durable on return.
+// pendingDrop names the directory entry that marks a keyspace whose pages
+// are still being freed (names never start with a NUL byte).
+func pendingDrop(id uint32) []byte {
+	return binary.BigEndian.AppendUint32([]byte("\x00drop\x00"), id)
+}
+
+// DropKeyspace deletes a keyspace; the name is gone durably on return and
+// its pages are freed in batches. A crash while freeing leaves a pending
+// drop entry in the directory, which the next Open finishes.
 func (db *DB) DropKeyspace(name string) error {
 	if db.closed.Load() {
 		return ErrClosed
@@ -321,16 +343,13 @@ func (db *DB) DropKeyspace(name string) error {
 	if !ok {
 		return fmt.Errorf("%w: %s", ErrNoKeyspace, name)
 	}
-	if err := db.ensureLogSpace(db.log.Capacity() / 8); err != nil {
+	if err := db.ensureLogSpace(64 << 10); err != nil {
 		return err
 	}
 	t := db.mtrs.Begin()
 	_, err := db.dir.Delete(t, db.alloc, []byte(name))
 	if err == nil {
-		err = ks.tree.Drop(t, db.alloc)
-	}
-	if err == nil && t.Pages() > db.pool.Frames()/2 {
-		err = ErrTxnTooLarge
+		err = db.dir.Put(t, db.alloc, pendingDrop(ks.id), encodeDirEntry(ks))
 	}
 	if err != nil {
 		t.Abort()
@@ -345,7 +364,57 @@ func (db *DB) DropKeyspace(name string) error {
 	}
 	delete(db.byName, name)
 	delete(db.byID, ks.id)
-	return nil
+	return db.finishDrop(ks)
+}
+
+// batcher hands out consecutive mini-transactions for a long operation,
+// making log space between them.
+type batcher struct {
+	db   *DB
+	cur  *mtr.Mtr
+	need int64
+	end  page.LSN
+}
+
+func (b *batcher) Next() (*mtr.Mtr, error) {
+	if b.cur != nil {
+		_, end, err := b.cur.Commit()
+		b.cur = nil
+		if err != nil {
+			return nil, err
+		}
+		b.end = max(b.end, end)
+	}
+	if err := b.db.ensureLogSpace(b.need); err != nil {
+		return nil, err
+	}
+	b.cur = b.db.mtrs.Begin()
+	return b.cur, nil
+}
+
+// finishDrop frees the pages of a dropped keyspace and removes its pending
+// drop entry.
+func (db *DB) finishDrop(ks *Keyspace) error {
+	// A freed page's redo is at most one page of diffs (its content cleared).
+	const perPage, slack = page.Size + 1024, 32 << 10
+	batch := int(min(int64(db.pool.Frames()/8), (db.log.Capacity()/4-slack)/perPage))
+	batch = max(batch, 1)
+	b := &batcher{db: db, need: int64(batch)*perPage + slack}
+	t, err := ks.tree.Drop(b, db.alloc, batch)
+	if err == nil {
+		_, err = db.dir.Delete(t, db.alloc, pendingDrop(ks.id))
+	}
+	if err != nil {
+		if b.cur != nil {
+			b.cur.Abort()
+		}
+		return fmt.Errorf("drop keyspace %s: %w", ks.name, err)
+	}
+	if _, err := b.Next(); err != nil {
+		return err
+	}
+	b.cur.Abort() // the empty trailing mtr
+	return db.log.WaitDurable(b.end)
 }
 
 // RenameKeyspace renames a keyspace; durable on return.

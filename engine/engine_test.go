@@ -316,3 +316,58 @@ func TestLargeValues(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestDropLargeKeyspace: a keyspace many times the pool is dropped in
+// batches; a drop cut short by a dead log volume is finished by the next
+// Open, and the freed pages are reused rather than the volume growing.
+func TestDropLargeKeyspace(t *testing.T) {
+	dataMem, logMem := volume.NewMem("d", volume.MemOptions{}), volume.NewMem("l", volume.MemOptions{})
+	logf := volume.NewFaulty(logMem)
+	opts := Options{DataVolume: dataMem, LogVolume: logf, BufferPoolBytes: 64 * page.Size, LogCapacity: 2 << 20}
+	db, err := Open(opts)
+	must(t, err)
+	fillKS := func(db *DB, name string) {
+		ks, err := db.CreateKeyspace(name)
+		must(t, err)
+		for i := 0; i < 40; i++ {
+			tx := db.Begin()
+			for j := 0; j < 40; j++ {
+				must(t, tx.Put(ks, []byte(fmt.Sprintf("%04d-%04d", i, j)), make([]byte, 500)))
+			}
+			if i%10 == 0 {
+				must(t, tx.Put(ks, []byte(fmt.Sprintf("big-%d", i)), make([]byte, 40000)))
+			}
+			must(t, tx.Commit())
+		}
+	}
+	fillKS(db, "big")
+	must(t, db.Checkpoint())
+	// Kill the log a little way into the drop.
+	logf.FailFrom(logf.Ops()+2, volume.OpAll)
+	if err := db.DropKeyspace("big"); err == nil {
+		t.Fatal("drop succeeded on a dead log volume")
+	}
+	db.Abandon()
+	rng := rand.New(rand.NewSource(3))
+	dataMem, logMem = dataMem.Crash(rng, true), logMem.Crash(rng, true)
+	opts.DataVolume, opts.LogVolume = dataMem, logMem
+	db, err = Open(opts)
+	must(t, err)
+	if _, err := db.Keyspace("big"); err == nil {
+		// The name's removal was not durable: drop it again now.
+		must(t, db.DropKeyspace("big"))
+	}
+	counts, err := db.CheckIntegrity()
+	must(t, err)
+	if len(counts) != 0 {
+		t.Fatalf("keyspaces left: %v", counts)
+	}
+	size := dataMem.Size()
+	fillKS(db, "again")
+	must(t, db.Checkpoint())
+	if grown := dataMem.Size() - size; grown > 8*page.Size {
+		t.Fatalf("refilling after the drop grew the volume by %d bytes: freed pages not reused", grown)
+	}
+	must(t, db.DropKeyspace("again"))
+	must(t, db.Close())
+}
