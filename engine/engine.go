@@ -241,6 +241,12 @@ func (db *DB) bootstrap() error {
 		return err
 	}
 	binary.LittleEndian.PutUint64(m[offDirRoot:], uint64(dir.Root))
+	return db.commitDurable(t)
+}
+
+// commitDurable commits a catalog mini-transaction and waits until its
+// redo is on the log volume.
+func (db *DB) commitDurable(t *mtr.Mtr) error {
 	_, end, err := t.Commit()
 	if err != nil {
 		return err
@@ -291,11 +297,7 @@ func (db *DB) CreateKeyspace(name string) (*Keyspace, error) {
 		t.Abort()
 		return nil, err
 	}
-	_, end, err := t.Commit()
-	if err == nil {
-		err = db.log.WaitDurable(end)
-	}
-	if err != nil {
+	if err := db.commitDurable(t); err != nil {
 		return nil, err
 	}
 	db.byName[name], db.byID[id] = ks, ks
@@ -355,11 +357,7 @@ func (db *DB) DropKeyspace(name string) error {
 		t.Abort()
 		return err
 	}
-	_, end, err := t.Commit()
-	if err == nil {
-		err = db.log.WaitDurable(end)
-	}
-	if err != nil {
+	if err := db.commitDurable(t); err != nil {
 		return err
 	}
 	delete(db.byName, name)
@@ -441,11 +439,7 @@ func (db *DB) RenameKeyspace(from, to string) error {
 		t.Abort()
 		return err
 	}
-	_, end, err := t.Commit()
-	if err == nil {
-		err = db.log.WaitDurable(end)
-	}
-	if err != nil {
+	if err := db.commitDurable(t); err != nil {
 		return err
 	}
 	delete(db.byName, from)

@@ -292,23 +292,19 @@ func TestLargeValues(t *testing.T) {
 	}
 	// Replace with small values and delete: the chains' pages are freed and
 	// reused, so the volume stops growing.
-	for round := 0; round < 5; round++ {
-		tx := db.Begin()
-		for i := 0; i < 10; i++ {
-			must(t, tx.Put(ks, []byte{byte(i)}, big(round, 40000)))
+	rewrite := func() {
+		for round := 0; round < 5; round++ {
+			tx := db.Begin()
+			for i := 0; i < 10; i++ {
+				must(t, tx.Put(ks, []byte{byte(i)}, big(round, 40000)))
+			}
+			must(t, tx.Commit())
 		}
-		must(t, tx.Commit())
+		must(t, db.Checkpoint())
 	}
-	must(t, db.Checkpoint())
+	rewrite()
 	size := data.Size()
-	for round := 0; round < 5; round++ {
-		tx := db.Begin()
-		for i := 0; i < 10; i++ {
-			must(t, tx.Put(ks, []byte{byte(i)}, big(round, 40000)))
-		}
-		must(t, tx.Commit())
-	}
-	must(t, db.Checkpoint())
+	rewrite()
 	if grown := data.Size() - size; grown > 4*page.Size {
 		t.Fatalf("volume grew by %d bytes while rewriting same-size values: chains leak", grown)
 	}
