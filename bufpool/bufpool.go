@@ -183,17 +183,7 @@ func (p *Pool) fix(id page.ID, read bool) (*Frame, error) {
 	if f, ok := s.table[id]; ok {
 		f.pin.Add(1)
 		s.mu.Unlock()
-		if u := f.usage.Load(); u < maxUsage {
-			f.usage.Store(u + 1)
-		}
-		<-f.loaded
-		if f.loadErr != nil {
-			err := f.loadErr
-			p.Unfix(f)
-			return nil, err
-		}
-		p.hits.Add(1)
-		return f, nil
+		return p.awaitHit(f)
 	}
 	s.mu.Unlock()
 
@@ -203,17 +193,10 @@ func (p *Pool) fix(id page.ID, read bool) (*Frame, error) {
 	}
 	s.mu.Lock()
 	if g, ok := s.table[id]; ok { // somebody loaded it meanwhile
+		g.pin.Add(1) // BP-1: under the shard latch
 		s.mu.Unlock()
 		p.release(f)
-		g.pin.Add(1)
-		<-g.loaded
-		if g.loadErr != nil {
-			err := g.loadErr
-			p.Unfix(g)
-			return nil, err
-		}
-		p.hits.Add(1)
-		return g, nil
+		return p.awaitHit(g)
 	}
 	f.id.Store(uint64(id))
 	f.pin.Store(1)
@@ -241,6 +224,22 @@ func (p *Pool) fix(id page.ID, read bool) (*Frame, error) {
 		return nil, err
 	}
 	close(f.loaded)
+	return f, nil
+}
+
+// awaitHit finishes a fix of a frame found in the table (already pinned):
+// it bumps the usage count and waits for the frame's load.
+func (p *Pool) awaitHit(f *Frame) (*Frame, error) {
+	if u := f.usage.Load(); u < maxUsage {
+		f.usage.Store(u + 1)
+	}
+	<-f.loaded
+	if f.loadErr != nil {
+		err := f.loadErr
+		p.Unfix(f)
+		return nil, err
+	}
+	p.hits.Add(1)
 	return f, nil
 }
 
