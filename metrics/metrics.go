@@ -4,6 +4,8 @@
 package metrics
 
 import (
+	"strings"
+
 	"github.com/prometheus/client_golang/prometheus"
 
 	"strata/engine"
@@ -100,4 +102,19 @@ func (col *Collector) Collect(ch chan<- prometheus.Metric) {
 		}
 		ch <- prometheus.MustNewConstMetric(col.descs[s.name], t, s.value, s.labels...)
 	}
+}
+
+// Status returns the engine counters as MySQL status variables (SHOW
+// GLOBAL STATUS): strata_pool_hits_total becomes Strata_pool_hits, and
+// per-volume counters get the volume as a suffix (Strata_volume_reads_data).
+func Status(s engine.Stats) map[string]int64 {
+	out := map[string]int64{}
+	for _, smp := range samples(s) {
+		name := strings.TrimSuffix(smp.name, "_total")
+		for _, l := range smp.labels {
+			name += "_" + l
+		}
+		out["S"+name[1:]] = int64(smp.value)
+	}
+	return out
 }

@@ -1,11 +1,7 @@
-// Command strata runs the Strata storage engine as a server process: it
-// opens (and recovers) the engine on the configured volumes and serves its
+// Command strata is the Strata server: it opens (and recovers) the storage
+// engine on the configured volumes, serves MySQL clients on --port and its
 // metrics over HTTP in Prometheus format until SIGTERM/SIGINT, when it
-// checkpoints and exits cleanly.
-//
-// The MySQL protocol listener on --port (go-mysql-server glue) is issue 3
-// and not built yet: the flag is accepted and validated, and the process
-// says so at start-up.
+// stops accepting clients, checkpoints and exits cleanly.
 package main
 
 import (
@@ -29,6 +25,7 @@ import (
 
 	"strata/engine"
 	"strata/metrics"
+	"strata/mysql/server"
 )
 
 type multiFlag []string
@@ -66,7 +63,8 @@ func main() {
 
 func run(args []string) error {
 	fs := flag.NewFlagSet("strata", flag.ContinueOnError)
-	port := fs.Int("port", 3306, "MySQL protocol port on 127.0.0.1 (listener: issue 3)")
+	port := fs.Int("port", 3306, "MySQL protocol port")
+	bind := fs.String("bind-address", "127.0.0.1", "address the MySQL listener binds to")
 	metricsAddr := fs.String("metrics-addr", "127.0.0.1:9104", "address of the Prometheus metrics endpoint (empty: off)")
 	datadir := fs.String("datadir", "./strata-data", "base directory; log, data and bpe subdirectories stand for the volumes")
 	pool := fs.String("buffer-pool-size", "128M", "buffer pool size")
@@ -118,7 +116,18 @@ func run(args []string) error {
 	slog.Info("engine open", "datadir", *datadir, "buffer_pool_pages", st.Pool.Frames,
 		"torn_write_protection", st.TornWriteProtection, "recovered_records", st.RecoveredRecords,
 		"open_time", time.Since(start).Round(time.Millisecond))
-	slog.Warn("the MySQL protocol listener is not built yet (issue 3)", "port", *port)
+	srvAddr := net.JoinHostPort(*bind, strconv.Itoa(*port))
+	sqlSrv, err := server.New(db, server.Config{Addr: srvAddr})
+	if err != nil {
+		db.Close()
+		return fmt.Errorf("mysql listener %s: %w", srvAddr, err)
+	}
+	go func() {
+		if err := sqlSrv.Start(); err != nil {
+			slog.Error("mysql listener", "err", err)
+		}
+	}()
+	slog.Info("serving MySQL clients", "addr", sqlSrv.Addr().String())
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
@@ -128,6 +137,7 @@ func run(args []string) error {
 		reg.MustRegister(metrics.NewCollector(db))
 		ln, err := net.Listen("tcp", *metricsAddr)
 		if err != nil {
+			sqlSrv.Close()
 			db.Close()
 			return fmt.Errorf("--metrics-addr: %w", err)
 		}
@@ -140,7 +150,10 @@ func run(args []string) error {
 		slog.Info("metrics", "url", "http://"+ln.Addr().String()+"/metrics")
 	}
 	<-ctx.Done()
-	slog.Info("shutting down: checkpoint")
+	slog.Info("shutting down: closing client connections, then checkpoint")
+	if err := sqlSrv.Close(); err != nil {
+		slog.Error("closing the mysql listener", "err", err)
+	}
 	if srv != nil {
 		srv.Close()
 	}

@@ -1,0 +1,274 @@
+// Package backend plugs the Strata storage engine into go-mysql-server: it
+// owns the SQL catalog (databases, tables, indexes, AUTO_INCREMENT counters,
+// persisted in an engine keyspace), the mapping of rows and index entries to
+// engine keys (memcomparable, collation-aware: codec.go), index range
+// lookups, row editors, and sessions whose transactions are engine
+// transactions.
+//
+// Invariants:
+//   - Every row of a table is in its clustered keyspace under its primary
+//     key (or a hidden row key), and each secondary index holds exactly one
+//     entry per row: index columns + primary key (IDX-1). Both change in the
+//     same engine transaction, so a crash never separates them.
+//   - A statement that fails leaves nothing behind: editors take a savepoint
+//     at StatementBegin and roll back to it in DiscardChanges (SES-2).
+//   - Rows read by UPDATE, DELETE, REPLACE, INSERT ... SELECT and SELECT ...
+//     FOR UPDATE are read under an exclusive row lock (locking reads,
+//     SES-3), so read-modify-write statements never lose an update.
+//   - Engine deadlocks roll the whole transaction back and reach the client
+//     as 1213; lock wait timeouts roll back the statement only (1205).
+//
+// This package tree (mysql/...) is the only one importing go-mysql-server.
+package backend
+
+import (
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"strata/engine"
+)
+
+// Backend is the go-mysql-server DatabaseProvider over one engine.
+type Backend struct {
+	db  *engine.DB
+	cat *engine.Keyspace
+
+	ddl sync.Mutex // serializes DDL and catalog writes
+
+	mu      sync.RWMutex
+	dbs     map[string]*Database // by lower-case name
+	nextTID uint32
+
+	rowsRead, rowsWritten atomic.Uint64
+}
+
+var _ sql.DatabaseProvider = (*Backend)(nil)
+var _ sql.MutableDatabaseProvider = (*Backend)(nil)
+
+// New loads the catalog from db (creating it, with an empty database named
+// defaultDB if not empty, on first use) and drops keyspaces left behind by
+// a DDL statement cut short by a crash (CAT-2).
+func New(db *engine.DB, defaultDB string) (*Backend, error) {
+	b := &Backend{db: db, dbs: map[string]*Database{}, nextTID: 1}
+	cat, err := db.Keyspace(catalogKeyspace)
+	fresh := false
+	if err != nil {
+		if cat, err = db.CreateKeyspace(catalogKeyspace); err != nil {
+			return nil, err
+		}
+		fresh = true
+	}
+	b.cat = cat
+	if err := b.load(); err != nil {
+		return nil, err
+	}
+	if err := b.gcKeyspaces(); err != nil {
+		return nil, err
+	}
+	if fresh && defaultDB != "" {
+		if err := b.CreateDatabase(sql.NewEmptyContext(), defaultDB); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// RowCounters returns the rows read and written through this backend
+// (index use shows as few rows read per query).
+func (b *Backend) RowCounters() (read, written uint64) {
+	return b.rowsRead.Load(), b.rowsWritten.Load()
+}
+
+// Engine is the storage engine under this backend.
+func (b *Backend) Engine() *engine.DB { return b.db }
+
+func (b *Backend) load() error {
+	tx := b.db.Begin()
+	defer tx.Rollback()
+	it := tx.Scan(b.cat, nil, nil, false)
+	ctx := sql.NewEmptyContext()
+	var tables []*tableDef
+	var owners []string
+	for it.Next() {
+		k, v := string(it.Key()), it.Value()
+		switch {
+		case k == "seq":
+			b.nextTID = uint32(v[0])<<24 | uint32(v[1])<<16 | uint32(v[2])<<8 | uint32(v[3])
+		case strings.HasPrefix(k, "d/"):
+			var d dbDef
+			if err := decodeJSON(v, &d); err != nil {
+				return err
+			}
+			b.dbs[strings.ToLower(d.Name)] = newDatabase(b, d)
+		case strings.HasPrefix(k, "t/"):
+			var t tableDef
+			if err := decodeJSON(v, &t); err != nil {
+				return err
+			}
+			tables = append(tables, &t)
+			owners = append(owners, strings.SplitN(k, "/", 3)[1])
+		}
+	}
+	if err := it.Err(); err != nil {
+		return err
+	}
+	for i, def := range tables {
+		d := b.dbs[owners[i]]
+		if d == nil {
+			continue // database dropped, table entry removed later by gc
+		}
+		t, err := openTable(ctx, d, def)
+		if err != nil {
+			return err
+		}
+		d.tables[strings.ToLower(def.Name)] = t
+	}
+	return nil
+}
+
+// gcKeyspaces drops table keyspaces no catalog entry names (CAT-2).
+func (b *Backend) gcKeyspaces() error {
+	used := map[string]bool{catalogKeyspace: true}
+	for _, d := range b.dbs {
+		for _, t := range d.tables {
+			used[primaryKeyspace(t.def.ID)] = true
+			for _, ix := range t.def.Indexes {
+				used[indexKeyspace(t.def.ID, ix.ID)] = true
+			}
+		}
+	}
+	for _, name := range b.db.Keyspaces() {
+		if !used[name] && strings.HasPrefix(name, "t") {
+			if err := b.db.DropKeyspace(name); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// writeCatalog commits puts (value nil: delete) in one engine transaction.
+func (b *Backend) writeCatalog(puts map[string][]byte) error {
+	tx := b.db.Begin()
+	for k, v := range puts {
+		var err error
+		if v == nil {
+			err = tx.Delete(b.cat, []byte(k))
+		} else {
+			err = tx.Put(b.cat, []byte(k), v)
+		}
+		if err != nil {
+			tx.Rollback()
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// Database implements sql.DatabaseProvider.
+func (b *Backend) Database(ctx *sql.Context, name string) (sql.Database, error) {
+	b.mu.RLock()
+	d := b.dbs[strings.ToLower(name)]
+	b.mu.RUnlock()
+	if d == nil {
+		return nil, sql.ErrDatabaseNotFound.New(name)
+	}
+	return d, nil
+}
+
+// HasDatabase implements sql.DatabaseProvider.
+func (b *Backend) HasDatabase(ctx *sql.Context, name string) bool {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return b.dbs[strings.ToLower(name)] != nil
+}
+
+// AllDatabases implements sql.DatabaseProvider.
+func (b *Backend) AllDatabases(ctx *sql.Context) []sql.Database {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	out := make([]sql.Database, 0, len(b.dbs))
+	for _, d := range b.dbs {
+		out = append(out, d)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
+	return out
+}
+
+// CreateDatabase implements sql.MutableDatabaseProvider.
+func (b *Backend) CreateDatabase(ctx *sql.Context, name string) error {
+	b.ddl.Lock()
+	defer b.ddl.Unlock()
+	if b.HasDatabase(ctx, name) {
+		return sql.ErrDatabaseExists.New(name)
+	}
+	def := dbDef{Name: name}
+	if err := b.writeCatalog(map[string][]byte{string(dbKey(name)): encodeJSON(def)}); err != nil {
+		return err
+	}
+	b.mu.Lock()
+	b.dbs[strings.ToLower(name)] = newDatabase(b, def)
+	b.mu.Unlock()
+	return nil
+}
+
+// DropDatabase implements sql.MutableDatabaseProvider: the catalog entries
+// go in one transaction, then the keyspaces.
+func (b *Backend) DropDatabase(ctx *sql.Context, name string) error {
+	b.ddl.Lock()
+	defer b.ddl.Unlock()
+	b.mu.RLock()
+	d := b.dbs[strings.ToLower(name)]
+	b.mu.RUnlock()
+	if d == nil {
+		return sql.ErrDatabaseNotFound.New(name)
+	}
+	puts := map[string][]byte{string(dbKey(name)): nil}
+	d.mu.RLock()
+	tables := make([]*table, 0, len(d.tables))
+	for _, t := range d.tables {
+		tables = append(tables, t)
+		puts[string(tableKey(name, t.def.Name))] = nil
+	}
+	d.mu.RUnlock()
+	if err := b.writeCatalog(puts); err != nil {
+		return err
+	}
+	b.mu.Lock()
+	delete(b.dbs, strings.ToLower(name))
+	b.mu.Unlock()
+	for _, t := range tables {
+		if err := t.dropKeyspaces(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CloseCounters persists AUTO_INCREMENT counters (clean shutdown).
+func (b *Backend) CloseCounters() error {
+	b.ddl.Lock()
+	defer b.ddl.Unlock()
+	puts := map[string][]byte{}
+	b.mu.RLock()
+	for _, d := range b.dbs {
+		d.mu.RLock()
+		for _, t := range d.tables {
+			if next, ok := t.peekAuto(); ok && next > t.def.AutoIncrement {
+				def := t.def.clone()
+				def.AutoIncrement = next
+				puts[string(tableKey(d.name, def.Name))] = encodeJSON(def)
+			}
+		}
+		d.mu.RUnlock()
+	}
+	b.mu.RUnlock()
+	if len(puts) == 0 {
+		return nil
+	}
+	return b.writeCatalog(puts)
+}

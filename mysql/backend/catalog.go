@@ -1,0 +1,89 @@
+package backend
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"strata/engine"
+)
+
+// The catalog (CAT-n) is the set of databases and table definitions, kept
+// in the engine keyspace "sql.catalog" as JSON values:
+//
+//	d/<db>          -> dbDef
+//	t/<db>/<table>  -> tableDef       (names lower-cased)
+//	seq             -> next table id  (uint32)
+//
+// CAT-1 A table's rows live in keyspace "t<id>" (clustered by primary key,
+// or by a hidden row key), each secondary index in "t<id>.i<index id>".
+// Keyspaces are named by id, so RENAME TABLE only rewrites the catalog.
+//
+// CAT-2 Catalog changes commit in their own engine transaction (DDL commits
+// implicitly). CREATE makes keyspaces before the catalog entry; DROP removes
+// the entry before the keyspaces; a crash in between leaves keyspaces no
+// entry names, which Open drops (gcKeyspaces). So the catalog never names a
+// missing keyspace.
+
+const catalogKeyspace = "sql.catalog"
+
+type columnDef struct {
+	Name          string `json:"name"`
+	Type          string `json:"type"`
+	Nullable      bool   `json:"nullable,omitempty"`
+	Default       string `json:"default,omitempty"`
+	OnUpdate      string `json:"on_update,omitempty"`
+	AutoIncrement bool   `json:"auto_increment,omitempty"`
+	Comment       string `json:"comment,omitempty"`
+}
+
+type indexDef struct {
+	Name    string `json:"name"`
+	ID      uint32 `json:"id"`
+	Columns []int  `json:"columns"` // ordinals
+	Unique  bool   `json:"unique,omitempty"`
+	Comment string `json:"comment,omitempty"`
+}
+
+type tableDef struct {
+	ID          uint32      `json:"id"`
+	Name        string      `json:"name"`
+	Columns     []columnDef `json:"columns"`
+	PK          []int       `json:"pk,omitempty"` // ordinals in key order; empty: hidden row key
+	Indexes     []indexDef  `json:"indexes,omitempty"`
+	NextIndexID uint32      `json:"next_index_id"`
+	Collation   string      `json:"collation,omitempty"`
+	Comment     string      `json:"comment,omitempty"`
+	// AutoIncrement is a floor for the next AUTO_INCREMENT value, written
+	// by ALTER TABLE ... AUTO_INCREMENT and at clean shutdown; at open the
+	// counter is max(floor, largest key + 1).
+	AutoIncrement uint64 `json:"auto_increment,omitempty"`
+}
+
+type dbDef struct {
+	Name      string `json:"name"`
+	Collation string `json:"collation,omitempty"`
+}
+
+func (d *tableDef) clone() *tableDef {
+	c := *d
+	c.Columns = append([]columnDef{}, d.Columns...)
+	c.PK = append([]int{}, d.PK...)
+	c.Indexes = make([]indexDef, len(d.Indexes))
+	for i, ix := range d.Indexes {
+		ix.Columns = append([]int{}, ix.Columns...)
+		c.Indexes[i] = ix
+	}
+	return &c
+}
+
+func primaryKeyspace(id uint32) string        { return fmt.Sprintf("t%d", id) }
+func indexKeyspace(id, index uint32) string    { return fmt.Sprintf("t%d.i%d", id, index) }
+func dbKey(db string) []byte                   { return []byte("d/" + strings.ToLower(db)) }
+func tableKey(db, table string) []byte         { return []byte("t/" + strings.ToLower(db) + "/" + strings.ToLower(table)) }
+func tablePrefix(db string) []byte             { return []byte("t/" + strings.ToLower(db) + "/") }
+func encodeJSON(v any) []byte                  { b, _ := json.Marshal(v); return b }
+func decodeJSON(b []byte, v any) error         { return json.Unmarshal(b, v) }
+func seqValue(n uint32) []byte                 { return binary.BigEndian.AppendUint32(nil, n) }
+func catalogTx(db *engine.DB) *engine.Tx       { return db.Begin() }

@@ -1,0 +1,606 @@
+package backend
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/sqltypes"
+	"github.com/dolthub/vitess/go/vt/proto/query"
+	"github.com/shopspring/decimal"
+)
+
+// Key and row encodings (CODEC-n):
+//
+// CODEC-1 Key encoding is memcomparable: for values a, b of one column type,
+// bytes.Compare(enc(a), enc(b)) has the sign of go-mysql-server's
+// type.Compare(a, b) (for strings: under the column's collation). A column's
+// encoding is self-delimiting, so a tuple encodes as the concatenation of
+// its columns and a prefix of columns is a byte prefix of the key.
+//
+// CODEC-2 Every key column starts with a marker: 0x00 for NULL (NULLs sort
+// first, as in MySQL), 0x01 for a value.
+//
+// CODEC-3 Strings under a _bin (or binary) collation encode their bytes with
+// 0x00 escaped as 0x00 0xFF and end with 0x00 0x01; other collations encode
+// one 0x01 + 4-byte collation weight per rune and end with 0x00 (equal
+// weights: equal keys, so unique indexes follow the collation).
+//
+// CODEC-4 A row value is a column count, a null bitmap, then each non-null
+// column in the column's value encoding; rows written before a column was
+// added decode with NULL for it.
+
+type kind uint8
+
+const (
+	kInt kind = iota
+	kUint
+	kFloat32
+	kFloat64
+	kDecimal
+	kString // string under a collation
+	kBytes  // binary string
+	kTime   // DATE, DATETIME, TIMESTAMP
+	kTimespan
+	kYear
+	kEnum
+	kSet
+	kBit
+	kJSON
+)
+
+// colCodec encodes one column's values.
+type colCodec struct {
+	kind    kind
+	typ     sql.Type
+	qt      query.Type // the exact MySQL type (decides the Go type decoded)
+	coll    sql.CollationID
+	binColl bool // strings compare as bytes
+}
+
+func newColCodec(typ sql.Type) (colCodec, error) {
+	c := colCodec{typ: typ, qt: typ.Type()}
+	switch c.qt {
+	case sqltypes.Int8, sqltypes.Int16, sqltypes.Int24, sqltypes.Int32, sqltypes.Int64:
+		c.kind = kInt
+	case sqltypes.Uint8, sqltypes.Uint16, sqltypes.Uint24, sqltypes.Uint32, sqltypes.Uint64:
+		c.kind = kUint
+	case sqltypes.Float32:
+		c.kind = kFloat32
+	case sqltypes.Float64:
+		c.kind = kFloat64
+	case sqltypes.Decimal:
+		c.kind = kDecimal
+	case sqltypes.Char, sqltypes.VarChar, sqltypes.Text:
+		c.kind = kString
+		st := typ.(sql.StringType)
+		c.coll = st.Collation()
+		name := c.coll.Name()
+		c.binColl = c.coll == sql.Collation_binary || (strings.HasSuffix(name, "_bin") &&
+			(strings.HasPrefix(name, "utf8") || strings.HasPrefix(name, "ascii")))
+	case sqltypes.Binary, sqltypes.VarBinary, sqltypes.Blob:
+		c.kind = kBytes
+	case sqltypes.Date, sqltypes.Datetime, sqltypes.Timestamp:
+		c.kind = kTime
+	case sqltypes.Time:
+		c.kind = kTimespan
+	case sqltypes.Year:
+		c.kind = kYear
+	case sqltypes.Enum:
+		c.kind = kEnum
+	case sqltypes.Set:
+		c.kind = kSet
+	case sqltypes.Bit:
+		c.kind = kBit
+	case sqltypes.TypeJSON:
+		c.kind = kJSON
+	default:
+		return c, fmt.Errorf("column type %s is not supported by the strata engine", typ.String())
+	}
+	return c, nil
+}
+
+// keyable reports whether the column can be part of an index key, and the
+// most bytes one value can take in a key (0 = unbounded).
+func (c colCodec) keyable() (ok bool, maxLen int) {
+	switch c.kind {
+	case kJSON:
+		return false, 0
+	case kString, kBytes:
+		st := c.typ.(sql.StringType)
+		chars := int(st.MaxCharacterLength())
+		if c.kind == kBytes || c.binColl {
+			return true, 1 + int(st.MaxByteLength()) + 2
+		}
+		return true, 1 + chars*5 + 1
+	case kDecimal:
+		return true, 1 + 1 + 4 + 66 + 1
+	default:
+		return true, 1 + 8
+	}
+}
+
+// unwrap resolves lazily loaded wrappers go-mysql-server may hand us.
+func unwrap(ctx context.Context, v any) (any, error) {
+	if w, ok := v.(sql.AnyWrapper); ok {
+		return w.UnwrapAny(ctx)
+	}
+	return v, nil
+}
+
+// canonical converts v to the column's canonical Go value, the shape the
+// encoders take: int64, uint64, float64, decimal.Decimal, string, []byte,
+// time.Time, types.Timespan, or a JSON text.
+func (c colCodec) canonical(ctx context.Context, v any) (any, error) {
+	v, err := unwrap(ctx, v)
+	if err != nil {
+		return nil, err
+	}
+	switch c.kind {
+	case kInt, kYear:
+		switch x := v.(type) {
+		case int64:
+			return x, nil
+		case int32:
+			return int64(x), nil
+		case int16:
+			return int64(x), nil
+		case int8:
+			return int64(x), nil
+		case int:
+			return int64(x), nil
+		}
+	case kUint, kEnum, kSet, kBit:
+		switch x := v.(type) {
+		case uint64:
+			return x, nil
+		case uint32:
+			return uint64(x), nil
+		case uint16:
+			return uint64(x), nil
+		case uint8:
+			return uint64(x), nil
+		case uint:
+			return uint64(x), nil
+		}
+	case kFloat32:
+		if x, ok := v.(float32); ok {
+			return float64(x), nil
+		}
+	case kFloat64:
+		if x, ok := v.(float64); ok {
+			return x, nil
+		}
+	case kDecimal:
+		if x, ok := v.(decimal.Decimal); ok {
+			return x, nil
+		}
+	case kString:
+		switch x := v.(type) {
+		case string:
+			return x, nil
+		case []byte:
+			return string(x), nil
+		}
+	case kBytes:
+		switch x := v.(type) {
+		case []byte:
+			return x, nil
+		case string:
+			return []byte(x), nil
+		}
+	case kTime:
+		if x, ok := v.(time.Time); ok {
+			return x, nil
+		}
+	case kTimespan:
+		if x, ok := v.(types.Timespan); ok {
+			return x, nil
+		}
+	case kJSON:
+		if w, ok := v.(sql.JSONWrapper); ok {
+			iface, err := w.ToInterface()
+			if err != nil {
+				return nil, err
+			}
+			b, err := json.Marshal(iface)
+			return string(b), err
+		}
+		if s, ok := v.(string); ok {
+			return s, nil
+		}
+	}
+	// Not the column's own Go type (a range bound of another type, say):
+	// convert it, then retry once.
+	cv, _, err := c.typ.Convert(ctx, v)
+	if err != nil {
+		return nil, err
+	}
+	if cv == nil {
+		return nil, fmt.Errorf("cannot encode NULL as %s", c.typ)
+	}
+	if fmt.Sprintf("%T", cv) == fmt.Sprintf("%T", v) {
+		return nil, fmt.Errorf("cannot encode %T as %s", v, c.typ)
+	}
+	return c.canonical(ctx, cv)
+}
+
+// ---- key encoding ----
+
+const (
+	keyNull  = 0x00
+	keyValue = 0x01
+)
+
+func appendUint64(b []byte, v uint64) []byte { return binary.BigEndian.AppendUint64(b, v) }
+
+func appendInt64Key(b []byte, v int64) []byte { return appendUint64(b, uint64(v)^(1<<63)) }
+
+func appendFloatKey(b []byte, f float64) []byte {
+	if f == 0 {
+		f = 0 // -0 == 0
+	}
+	u := math.Float64bits(f)
+	if u&(1<<63) != 0 {
+		u = ^u
+	} else {
+		u |= 1 << 63
+	}
+	return appendUint64(b, u)
+}
+
+func appendEscapedBytes(b, s []byte) []byte {
+	for {
+		i := bytes.IndexByte(s, 0)
+		if i < 0 {
+			break
+		}
+		b = append(b, s[:i+1]...)
+		b = append(b, 0xFF)
+		s = s[i+1:]
+	}
+	b = append(b, s...)
+	return append(b, 0x00, 0x01)
+}
+
+func appendEscapedString(b []byte, s string) []byte {
+	for {
+		i := strings.IndexByte(s, 0)
+		if i < 0 {
+			break
+		}
+		b = append(b, s[:i+1]...)
+		b = append(b, 0xFF)
+		s = s[i+1:]
+	}
+	b = append(b, s...)
+	return append(b, 0x00, 0x01)
+}
+
+func appendDecimalKey(b []byte, d decimal.Decimal) []byte {
+	sign := d.Sign()
+	if sign == 0 {
+		return append(b, 0x02)
+	}
+	// d = 0.digits * 10^exp with digits free of leading and trailing zeros.
+	abs := d.Abs()
+	coef := abs.Coefficient().String()
+	exp := int32(len(coef)) + abs.Exponent()
+	digits := strings.TrimRight(coef, "0")
+	start := len(b)
+	if sign > 0 {
+		b = append(b, 0x03)
+	} else {
+		b = append(b, 0x01)
+	}
+	body := len(b)
+	b = binary.BigEndian.AppendUint32(b, uint32(exp)^(1<<31))
+	b = append(b, digits...)
+	b = append(b, 0x00)
+	if sign < 0 {
+		for i := body; i < len(b); i++ {
+			b[i] = ^b[i]
+		}
+	}
+	_ = start
+	return b
+}
+
+// appendKey appends the key encoding of v (CODEC-1..3).
+func (c colCodec) appendKey(ctx context.Context, b []byte, v any) ([]byte, error) {
+	if v == nil {
+		return append(b, keyNull), nil
+	}
+	cv, err := c.canonical(ctx, v)
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, keyValue)
+	switch c.kind {
+	case kInt, kYear:
+		return appendInt64Key(b, cv.(int64)), nil
+	case kUint, kEnum, kSet, kBit:
+		return appendUint64(b, cv.(uint64)), nil
+	case kFloat32, kFloat64:
+		return appendFloatKey(b, cv.(float64)), nil
+	case kDecimal:
+		return appendDecimalKey(b, cv.(decimal.Decimal)), nil
+	case kBytes:
+		return appendEscapedBytes(b, cv.([]byte)), nil
+	case kString:
+		s := cv.(string)
+		if c.binColl {
+			return appendEscapedString(b, s), nil
+		}
+		weight := c.coll.Sorter()
+		for len(s) > 0 {
+			r, n := utf8.DecodeRuneInString(s)
+			if r == utf8.RuneError && n <= 1 {
+				return nil, fmt.Errorf("malformed string in key")
+			}
+			b = append(b, 0x01)
+			b = binary.BigEndian.AppendUint32(b, uint32(weight(r))^(1<<31))
+			s = s[n:]
+		}
+		return append(b, 0x00), nil
+	case kTime:
+		return appendInt64Key(b, cv.(time.Time).UnixMicro()), nil
+	case kTimespan:
+		return appendInt64Key(b, int64(cv.(types.Timespan))), nil
+	}
+	return nil, fmt.Errorf("%s cannot be part of an index", c.typ)
+}
+
+// skipKey returns the length of the encoded column at the start of b.
+func (c colCodec) skipKey(b []byte) (int, error) {
+	if len(b) == 0 {
+		return 0, errCorruptKey
+	}
+	if b[0] == keyNull {
+		return 1, nil
+	}
+	switch c.kind {
+	case kDecimal:
+		if len(b) < 2 {
+			return 0, errCorruptKey
+		}
+		if b[1] == 0x02 {
+			return 2, nil
+		}
+		term := byte(0x00)
+		if b[1] == 0x01 {
+			term = 0xFF
+		}
+		i := bytes.IndexByte(b[6:], term)
+		if i < 0 {
+			return 0, errCorruptKey
+		}
+		return 6 + i + 1, nil
+	case kBytes:
+		return skipEscaped(b)
+	case kString:
+		if c.binColl {
+			return skipEscaped(b)
+		}
+		for i := 1; i < len(b); i += 5 {
+			if b[i] == 0x00 {
+				return i + 1, nil
+			}
+		}
+		return 0, errCorruptKey
+	default:
+		if len(b) < 9 {
+			return 0, errCorruptKey
+		}
+		return 9, nil
+	}
+}
+
+func skipEscaped(b []byte) (int, error) {
+	for i := 1; i+1 < len(b); i++ {
+		if b[i] == 0x00 {
+			if b[i+1] == 0x01 {
+				return i + 2, nil
+			}
+			i++ // escaped 0x00 0xFF
+		}
+	}
+	return 0, errCorruptKey
+}
+
+var errCorruptKey = fmt.Errorf("strata: corrupt index key")
+
+// decodeIntKey decodes a non-null integer key column (for AUTO_INCREMENT
+// recovery).
+func (c colCodec) decodeIntKey(b []byte) (uint64, bool) {
+	if len(b) < 9 || b[0] != keyValue {
+		return 0, false
+	}
+	u := binary.BigEndian.Uint64(b[1:9])
+	if c.kind == kInt {
+		v := int64(u ^ (1 << 63))
+		if v < 0 {
+			return 0, false
+		}
+		return uint64(v), true
+	}
+	return u, c.kind == kUint
+}
+
+// prefixEnd returns the smallest key above every key starting with p, or
+// nil if there is none.
+func prefixEnd(p []byte) []byte {
+	e := append([]byte{}, p...)
+	for i := len(e) - 1; i >= 0; i-- {
+		if e[i] != 0xFF {
+			e[i]++
+			return e[:i+1]
+		}
+	}
+	return nil
+}
+
+// ---- row encoding (CODEC-4) ----
+
+func appendRow(ctx context.Context, b []byte, cols []colCodec, row sql.Row) ([]byte, error) {
+	b = binary.AppendUvarint(b, uint64(len(cols)))
+	nb := len(b)
+	for i := 0; i < (len(cols)+7)/8; i++ {
+		b = append(b, 0)
+	}
+	for i, c := range cols {
+		v := row[i]
+		if v == nil {
+			b[nb+i/8] |= 1 << (i % 8)
+			continue
+		}
+		cv, err := c.canonical(ctx, v)
+		if err != nil {
+			return nil, fmt.Errorf("column %d: %w", i+1, err)
+		}
+		switch c.kind {
+		case kInt, kYear:
+			b = binary.AppendVarint(b, cv.(int64))
+		case kUint, kEnum, kSet, kBit:
+			b = binary.AppendUvarint(b, cv.(uint64))
+		case kFloat32:
+			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(cv.(float64))))
+		case kFloat64:
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(cv.(float64)))
+		case kDecimal:
+			s := cv.(decimal.Decimal).String()
+			b = binary.AppendUvarint(b, uint64(len(s)))
+			b = append(b, s...)
+		case kString, kJSON:
+			s := cv.(string)
+			b = binary.AppendUvarint(b, uint64(len(s)))
+			b = append(b, s...)
+		case kBytes:
+			s := cv.([]byte)
+			b = binary.AppendUvarint(b, uint64(len(s)))
+			b = append(b, s...)
+		case kTime:
+			b = binary.AppendVarint(b, cv.(time.Time).UnixMicro())
+		case kTimespan:
+			b = binary.AppendVarint(b, int64(cv.(types.Timespan)))
+		}
+	}
+	return b, nil
+}
+
+var errCorruptRow = fmt.Errorf("strata: corrupt row")
+
+// decodeRow decodes a row written by appendRow into dst (len(cols) long).
+func decodeRow(ctx context.Context, b []byte, cols []colCodec, dst sql.Row) error {
+	n, k := binary.Uvarint(b)
+	if k <= 0 {
+		return errCorruptRow
+	}
+	b = b[k:]
+	stored := int(n)
+	nbytes := (stored + 7) / 8
+	if len(b) < nbytes {
+		return errCorruptRow
+	}
+	nulls := b[:nbytes]
+	b = b[nbytes:]
+	for i, c := range cols {
+		if i >= stored || nulls[i/8]&(1<<(i%8)) != 0 {
+			dst[i] = nil
+			continue
+		}
+		var v any
+		switch c.kind {
+		case kInt, kYear:
+			x, k := binary.Varint(b)
+			if k <= 0 {
+				return errCorruptRow
+			}
+			b = b[k:]
+			switch c.qt {
+			case sqltypes.Int8:
+				v = int8(x)
+			case sqltypes.Int16, sqltypes.Year:
+				v = int16(x)
+			case sqltypes.Int24, sqltypes.Int32:
+				v = int32(x)
+			default:
+				v = x
+			}
+		case kUint, kEnum, kSet, kBit:
+			x, k := binary.Uvarint(b)
+			if k <= 0 {
+				return errCorruptRow
+			}
+			b = b[k:]
+			switch c.qt {
+			case sqltypes.Uint8:
+				v = uint8(x)
+			case sqltypes.Uint16, sqltypes.Enum:
+				v = uint16(x)
+			case sqltypes.Uint24, sqltypes.Uint32:
+				v = uint32(x)
+			default:
+				v = x
+			}
+		case kFloat32:
+			if len(b) < 4 {
+				return errCorruptRow
+			}
+			v = math.Float32frombits(binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case kFloat64:
+			if len(b) < 8 {
+				return errCorruptRow
+			}
+			v = math.Float64frombits(binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case kDecimal, kString, kBytes, kJSON:
+			l, k := binary.Uvarint(b)
+			if k <= 0 || uint64(len(b)-k) < l {
+				return errCorruptRow
+			}
+			raw := b[k : k+int(l)]
+			b = b[k+int(l):]
+			switch c.kind {
+			case kDecimal:
+				d, err := decimal.NewFromString(string(raw))
+				if err != nil {
+					return errCorruptRow
+				}
+				v = d
+			case kString:
+				v = string(raw)
+			case kBytes:
+				v = append([]byte{}, raw...)
+			case kJSON:
+				doc, _, err := types.JSON.Convert(ctx, raw)
+				if err != nil {
+					return err
+				}
+				v = doc
+			}
+		case kTime, kTimespan:
+			x, k := binary.Varint(b)
+			if k <= 0 {
+				return errCorruptRow
+			}
+			b = b[k:]
+			if c.kind == kTime {
+				v = time.UnixMicro(x).UTC()
+			} else {
+				v = types.Timespan(x)
+			}
+		}
+		dst[i] = v
+	}
+	return nil
+}

@@ -1,0 +1,202 @@
+package backend
+
+import (
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/dolthub/go-mysql-server/sql"
+)
+
+// Database is one SQL database (schema) of the catalog.
+type Database struct {
+	b    *Backend
+	name string
+	coll sql.CollationID
+
+	mu     sync.RWMutex
+	tables map[string]*table // by lower-case name
+}
+
+var _ sql.Database = (*Database)(nil)
+var _ sql.TableCreator = (*Database)(nil)
+var _ sql.TableDropper = (*Database)(nil)
+var _ sql.TableRenamer = (*Database)(nil)
+var _ sql.CollatedDatabase = (*Database)(nil)
+
+func newDatabase(b *Backend, d dbDef) *Database {
+	coll := sql.Collation_Default
+	if d.Collation != "" {
+		if c, err := sql.ParseCollation("", d.Collation, false); err == nil {
+			coll = c
+		}
+	}
+	return &Database{b: b, name: d.Name, coll: coll, tables: map[string]*table{}}
+}
+
+// Name implements sql.Nameable.
+func (d *Database) Name() string { return d.name }
+
+func (d *Database) lookup(name string) *table {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.tables[strings.ToLower(name)]
+}
+
+// GetTableInsensitive implements sql.Database.
+func (d *Database) GetTableInsensitive(ctx *sql.Context, name string) (sql.Table, bool, error) {
+	t := d.lookup(name)
+	if t == nil {
+		return nil, false, nil
+	}
+	return &Table{t: t}, true, nil
+}
+
+// GetTableNames implements sql.Database.
+func (d *Database) GetTableNames(ctx *sql.Context) ([]string, error) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	names := make([]string, 0, len(d.tables))
+	for _, t := range d.tables {
+		names = append(names, t.def.Name)
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// GetCollation implements sql.CollatedDatabase.
+func (d *Database) GetCollation(ctx *sql.Context) sql.CollationID { return d.coll }
+
+// SetCollation implements sql.CollatedDatabase.
+func (d *Database) SetCollation(ctx *sql.Context, c sql.CollationID) error {
+	d.b.ddl.Lock()
+	defer d.b.ddl.Unlock()
+	def := dbDef{Name: d.name, Collation: c.Name()}
+	if err := d.b.writeCatalog(map[string][]byte{string(dbKey(d.name)): encodeJSON(def)}); err != nil {
+		return err
+	}
+	d.coll = c
+	return nil
+}
+
+// CreateTable implements sql.TableCreator (CAT-2: keyspace, then entry).
+func (d *Database) CreateTable(ctx *sql.Context, name string, sch sql.PrimaryKeySchema, coll sql.CollationID, comment string) error {
+	d.b.ddl.Lock()
+	defer d.b.ddl.Unlock()
+	if d.lookup(name) != nil {
+		return sql.ErrTableAlreadyExists.New(name)
+	}
+	def := &tableDef{Name: name, Collation: coll.Name(), Comment: comment, NextIndexID: 1}
+	for _, c := range sch.Schema {
+		cd := columnDef{Name: c.Name, Type: c.Type.String(), Nullable: c.Nullable,
+			AutoIncrement: c.AutoIncrement, Comment: c.Comment}
+		if c.Default != nil {
+			cd.Default = c.Default.String()
+		}
+		if c.OnUpdate != nil {
+			cd.OnUpdate = c.OnUpdate.String()
+		}
+		def.Columns = append(def.Columns, cd)
+	}
+	def.PK = append([]int{}, sch.PkOrdinals...)
+	d.b.mu.Lock()
+	def.ID = d.b.nextTID
+	d.b.nextTID++
+	d.b.mu.Unlock()
+	// Validate before touching the engine.
+	if _, err := openTableDef(ctx, d, def, nil); err != nil {
+		return err
+	}
+	if _, err := d.b.db.CreateKeyspace(primaryKeyspace(def.ID)); err != nil {
+		return err
+	}
+	if err := d.b.writeCatalog(map[string][]byte{
+		string(tableKey(d.name, name)): encodeJSON(def),
+		"seq":                          seqValue(def.ID + 1),
+	}); err != nil {
+		return err
+	}
+	t, err := openTable(ctx, d, def)
+	if err != nil {
+		return err
+	}
+	d.mu.Lock()
+	d.tables[strings.ToLower(name)] = t
+	d.mu.Unlock()
+	return nil
+}
+
+// DropTable implements sql.TableDropper (CAT-2: entry, then keyspaces).
+func (d *Database) DropTable(ctx *sql.Context, name string) error {
+	if s, err := sessionOf(ctx); err == nil {
+		if err := s.implicitCommit(); err != nil {
+			return err
+		}
+	}
+	d.b.ddl.Lock()
+	defer d.b.ddl.Unlock()
+	t := d.lookup(name)
+	if t == nil {
+		return sql.ErrTableNotFound.New(name)
+	}
+	mdl, err := d.b.exclusiveMDL(t)
+	if err != nil {
+		return err
+	}
+	defer mdl.Rollback()
+	if err := d.b.writeCatalog(map[string][]byte{string(tableKey(d.name, name)): nil}); err != nil {
+		return err
+	}
+	d.mu.Lock()
+	delete(d.tables, strings.ToLower(name))
+	d.mu.Unlock()
+	return t.dropKeyspaces()
+}
+
+// RenameTable implements sql.TableRenamer.
+func (d *Database) RenameTable(ctx *sql.Context, oldName, newName string) error {
+	d.b.ddl.Lock()
+	defer d.b.ddl.Unlock()
+	t := d.lookup(oldName)
+	if t == nil {
+		return sql.ErrTableNotFound.New(oldName)
+	}
+	if !strings.EqualFold(oldName, newName) && d.lookup(newName) != nil {
+		return sql.ErrTableAlreadyExists.New(newName)
+	}
+	def := t.def.clone()
+	def.Name = newName
+	if err := d.b.writeCatalog(map[string][]byte{
+		string(tableKey(d.name, oldName)): nil,
+		string(tableKey(d.name, newName)): encodeJSON(def),
+	}); err != nil {
+		return err
+	}
+	nt, err := openTable(ctx, d, def)
+	if err != nil {
+		return err
+	}
+	nt.shareCounters(t)
+	d.mu.Lock()
+	delete(d.tables, strings.ToLower(oldName))
+	d.tables[strings.ToLower(newName)] = nt
+	d.mu.Unlock()
+	return nil
+}
+
+// replaceTable persists def and swaps in its runtime table (DDL on one
+// table: indexes, AUTO_INCREMENT). Caller holds ddl.
+func (d *Database) replaceTable(ctx *sql.Context, old *table, def *tableDef) (*table, error) {
+	nt, err := openTable(ctx, d, def)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.b.writeCatalog(map[string][]byte{string(tableKey(d.name, def.Name)): encodeJSON(def)}); err != nil {
+		return nil, err
+	}
+	nt.shareCounters(old)
+	d.mu.Lock()
+	d.tables[strings.ToLower(def.Name)] = nt
+	d.mu.Unlock()
+	return nt, nil
+}

@@ -1,0 +1,293 @@
+package backend
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
+
+	"strata/engine"
+)
+
+// Metadata locks (MDL-n):
+//
+// MDL-1 A transaction that writes a table holds a shared lock on the
+// table's metadata ("mdl/<id>" in the catalog keyspace) until it ends.
+// MDL-2 DDL that rewrites a table's keyspaces (CREATE/DROP INDEX, TRUNCATE)
+// takes that lock exclusively: it waits for open writers of the table to
+// finish and holds new ones back, so an index build never misses a row
+// written by a transaction that commits later.
+
+func mdlKey(id uint32) []byte { return []byte(fmt.Sprintf("mdl/%d", id)) }
+
+// exclusiveMDL returns a transaction holding table t's metadata lock
+// exclusively; the caller rolls it back to release it.
+func (b *Backend) exclusiveMDL(t *table) (*engine.Tx, error) {
+	tx := b.db.Begin()
+	if err := tx.Lock(b.cat, mdlKey(t.def.ID)); err != nil {
+		tx.Rollback()
+		return nil, mapEngineErr(err)
+	}
+	return tx, nil
+}
+
+// current returns the table's latest runtime form (DDL swaps it).
+func (tb *Table) current() (*table, error) {
+	t := tb.t.db.lookup(tb.t.def.Name)
+	if t == nil || t.def.ID != tb.t.def.ID {
+		return nil, sql.ErrTableNotFound.New(tb.t.def.Name)
+	}
+	return t, nil
+}
+
+// CreateIndex implements sql.IndexAlterableTable: the index is built from
+// the table's rows in batches while writers are held off (MDL-2), then
+// published in the catalog.
+func (tb *Table) CreateIndex(ctx *sql.Context, def sql.IndexDef) error {
+	switch def.Constraint {
+	case sql.IndexConstraint_None, sql.IndexConstraint_Unique:
+	default:
+		return mysql.NewSQLError(mysql.ERNotSupportedYet, "42000", "strata supports BTREE indexes only (index %s)", def.Name)
+	}
+	b := tb.t.db.b
+	if s, err := sessionOf(ctx); err == nil {
+		if err := s.implicitCommit(); err != nil {
+			return err
+		}
+	}
+	b.ddl.Lock()
+	defer b.ddl.Unlock()
+	t, err := tb.current()
+	if err != nil {
+		return err
+	}
+	for _, ix := range t.indexes {
+		if strings.EqualFold(ix.def.Name, def.Name) {
+			return sql.ErrDuplicateKey.New(def.Name)
+		}
+	}
+	nd := indexDef{Name: def.Name, ID: t.def.NextIndexID, Unique: def.IsUnique(), Comment: def.Comment}
+	for _, c := range def.Columns {
+		if c.Length > 0 {
+			return mysql.NewSQLError(mysql.ERNotSupportedYet, "42000", "strata does not support index prefix lengths (%s(%d))", c.Name, c.Length)
+		}
+		o := t.sch.IndexOfColName(c.Name)
+		if o < 0 {
+			return sql.ErrKeyColumnDoesNotExist.New(c.Name)
+		}
+		nd.Columns = append(nd.Columns, o)
+	}
+	ndef := t.def.clone()
+	ndef.Indexes = append(ndef.Indexes, nd)
+	ndef.NextIndexID++
+	if _, err := openTableDef(ctx, t.db, ndef, nil); err != nil {
+		return err
+	}
+	mdl, err := b.exclusiveMDL(t)
+	if err != nil {
+		return err
+	}
+	defer mdl.Rollback()
+	ksName := indexKeyspace(t.def.ID, nd.ID)
+	ks, err := b.db.CreateKeyspace(ksName)
+	if err != nil {
+		return err
+	}
+	ix := &index{t: t, def: nd, cols: nd.Columns, ks: ks}
+	if err := backfill(ctx, b.db, t, ix); err != nil {
+		b.db.DropKeyspace(ksName)
+		return err
+	}
+	if _, err := t.db.replaceTable(ctx, t, ndef); err != nil {
+		b.db.DropKeyspace(ksName)
+		return err
+	}
+	return nil
+}
+
+// backfill writes ix's entry for every row of t, a batch of rows per
+// engine transaction.
+func backfill(ctx *sql.Context, db *engine.DB, t *table, ix *index) error {
+	const batch = 2000
+	var from []byte
+	row := make(sql.Row, len(t.cols))
+	for {
+		tx := db.Begin()
+		it := tx.Scan(t.primary, from, nil, false)
+		n := 0
+		var last []byte
+		for n < batch && it.Next() {
+			pk := append([]byte{}, it.Key()...)
+			if err := decodeRow(ctx, it.Value(), t.cols, row); err != nil {
+				tx.Rollback()
+				return err
+			}
+			entry, err := ix.entryKey(ctx, row, pk)
+			if err != nil {
+				tx.Rollback()
+				return err
+			}
+			if ix.def.Unique && !ix.hasNull(row) {
+				prefix, _ := ix.prefixKey(ctx, row)
+				dup := tx.Scan(ix.ks, prefix, prefixEnd(prefix), false)
+				for dup.Next() {
+					if !bytes.Equal(dup.Key()[len(prefix):], pk) {
+						tx.Rollback()
+						return sql.NewUniqueKeyErr(fmt.Sprint(row), false, nil)
+					}
+				}
+			}
+			if err := tx.Put(ix.ks, entry, nil); err != nil {
+				tx.Rollback()
+				return mapEngineErr(err)
+			}
+			last = pk
+			n++
+		}
+		if err := it.Err(); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return mapEngineErr(err)
+		}
+		if n < batch {
+			return nil
+		}
+		from = append(last, 0) // the next key after last
+	}
+}
+
+// DropIndex implements sql.IndexAlterableTable.
+func (tb *Table) DropIndex(ctx *sql.Context, name string) error {
+	b := tb.t.db.b
+	if s, err := sessionOf(ctx); err == nil {
+		if err := s.implicitCommit(); err != nil {
+			return err
+		}
+	}
+	b.ddl.Lock()
+	defer b.ddl.Unlock()
+	t, err := tb.current()
+	if err != nil {
+		return err
+	}
+	ndef := t.def.clone()
+	var gone *indexDef
+	for i, ix := range ndef.Indexes {
+		if strings.EqualFold(ix.Name, name) {
+			g := ix
+			gone = &g
+			ndef.Indexes = append(ndef.Indexes[:i], ndef.Indexes[i+1:]...)
+			break
+		}
+	}
+	if gone == nil {
+		return sql.ErrIndexNotFound.New(name)
+	}
+	mdl, err := b.exclusiveMDL(t)
+	if err != nil {
+		return err
+	}
+	defer mdl.Rollback()
+	if _, err := t.db.replaceTable(ctx, t, ndef); err != nil {
+		return err
+	}
+	return b.db.DropKeyspace(indexKeyspace(t.def.ID, gone.ID))
+}
+
+// RenameIndex implements sql.IndexAlterableTable.
+func (tb *Table) RenameIndex(ctx *sql.Context, from, to string) error {
+	b := tb.t.db.b
+	if s, err := sessionOf(ctx); err == nil {
+		if err := s.implicitCommit(); err != nil {
+			return err
+		}
+	}
+	b.ddl.Lock()
+	defer b.ddl.Unlock()
+	t, err := tb.current()
+	if err != nil {
+		return err
+	}
+	ndef := t.def.clone()
+	found := false
+	for i := range ndef.Indexes {
+		if strings.EqualFold(ndef.Indexes[i].Name, to) {
+			return sql.ErrDuplicateKey.New(to)
+		}
+		if strings.EqualFold(ndef.Indexes[i].Name, from) {
+			ndef.Indexes[i].Name = to
+			found = true
+		}
+	}
+	if !found {
+		return sql.ErrIndexNotFound.New(from)
+	}
+	_, err = t.db.replaceTable(ctx, t, ndef)
+	return err
+}
+
+// Truncate implements sql.TruncateableTable: the table gets fresh
+// keyspaces under a new id (crash-safe by CAT-2) and its AUTO_INCREMENT
+// restarts.
+func (tb *Table) Truncate(ctx *sql.Context) (int, error) {
+	b := tb.t.db.b
+	if s, err := sessionOf(ctx); err == nil {
+		if err := s.implicitCommit(); err != nil {
+			return 0, err
+		}
+	}
+	b.ddl.Lock()
+	defer b.ddl.Unlock()
+	t, err := tb.current()
+	if err != nil {
+		return 0, err
+	}
+	mdl, err := b.exclusiveMDL(t)
+	if err != nil {
+		return 0, err
+	}
+	defer mdl.Rollback()
+	count := 0
+	{
+		tx := b.db.Begin()
+		it := tx.Scan(t.primary, nil, nil, false)
+		for it.Next() {
+			count++
+		}
+		tx.Rollback()
+	}
+	ndef := t.def.clone()
+	ndef.AutoIncrement = 0
+	b.mu.Lock()
+	ndef.ID = b.nextTID
+	b.nextTID++
+	b.mu.Unlock()
+	if _, err := b.db.CreateKeyspace(primaryKeyspace(ndef.ID)); err != nil {
+		return 0, err
+	}
+	for _, ix := range ndef.Indexes {
+		if _, err := b.db.CreateKeyspace(indexKeyspace(ndef.ID, ix.ID)); err != nil {
+			return 0, err
+		}
+	}
+	nt, err := openTable(ctx, t.db, ndef)
+	if err != nil {
+		return 0, err
+	}
+	if err := b.writeCatalog(map[string][]byte{
+		string(tableKey(t.db.name, ndef.Name)): encodeJSON(ndef),
+		"seq":                                  seqValue(ndef.ID + 1),
+	}); err != nil {
+		return 0, err
+	}
+	nt.ctr.rowSeq.Store(uint64(time.Now().UnixNano()))
+	t.db.mu.Lock()
+	t.db.tables[strings.ToLower(ndef.Name)] = nt
+	t.db.mu.Unlock()
+	return count, t.dropKeyspaces()
+}

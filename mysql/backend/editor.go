@@ -1,0 +1,448 @@
+package backend
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
+
+	"strata/engine"
+)
+
+// editor applies one statement's row changes to the session's engine
+// transaction (SES-2: savepoint at StatementBegin, rollback to it on
+// DiscardChanges). Every write keeps the clustered keyspace and each
+// secondary index in step (IDX-1).
+type editor struct {
+	t       *table
+	s       *Session
+	tx      *engine.Tx
+	sp      int
+	err     error
+	replace bool // Delete removes the row with the same primary key (REPLACE)
+}
+
+var _ sql.TableEditor = (*editor)(nil)
+
+func (tb *Table) newEditor(ctx *sql.Context, replace bool) *editor {
+	e := &editor{t: tb.t, replace: replace}
+	e.s, e.err = sessionOf(ctx)
+	return e
+}
+
+func (tb *Table) Inserter(ctx *sql.Context) sql.RowInserter { return tb.newEditor(ctx, false) }
+func (tb *Table) Updater(ctx *sql.Context) sql.RowUpdater   { return tb.newEditor(ctx, false) }
+func (tb *Table) Deleter(ctx *sql.Context) sql.RowDeleter   { return tb.newEditor(ctx, false) }
+func (tb *Table) Replacer(ctx *sql.Context) sql.RowReplacer { return tb.newEditor(ctx, true) }
+
+// begin binds the editor to the session's transaction (lazily: GMS does
+// not call StatementBegin on every path) and takes the table's shared
+// metadata lock.
+func (e *editor) begin() (*engine.Tx, error) {
+	if e.err != nil {
+		return nil, e.err
+	}
+	tx, err := e.s.engineTx()
+	if err != nil {
+		return nil, err
+	}
+	if tx != e.tx {
+		e.tx = tx
+		e.sp = tx.Savepoint()
+		if err := e.s.lockTableShared(e.t); err != nil {
+			return nil, e.s.engineErr(err)
+		}
+	}
+	return tx, nil
+}
+
+func (e *editor) StatementBegin(ctx *sql.Context) { _, e.err = e.begin() }
+
+func (e *editor) DiscardChanges(ctx *sql.Context, cause error) error {
+	if e.tx != nil && e.s.tx == e.tx {
+		e.tx.RollbackTo(e.sp)
+	}
+	return nil
+}
+
+func (e *editor) StatementComplete(ctx *sql.Context) error { return nil }
+func (e *editor) Close(ctx *sql.Context) error             { return nil }
+
+// Insert implements sql.RowInserter.
+func (e *editor) Insert(ctx *sql.Context, row sql.Row) error {
+	tx, err := e.begin()
+	if err != nil {
+		return err
+	}
+	if err := e.insert(ctx, tx, row); err != nil {
+		return e.s.engineErr(err)
+	}
+	e.s.rowsWritten.Add(1)
+	return nil
+}
+
+func (e *editor) insert(ctx *sql.Context, tx *engine.Tx, row sql.Row) error {
+	t := e.t
+	val, err := appendRow(ctx, nil, t.cols, row)
+	if err != nil {
+		return err
+	}
+	var key []byte
+	if t.keyless() {
+		key = t.newHiddenKey(val)
+		err = tx.Put(t.primary, key, val)
+	} else {
+		if key, err = t.primaryKey(ctx, row); err != nil {
+			return err
+		}
+		err = tx.Insert(t.primary, key, val)
+		if errors.Is(err, engine.ErrKeyExists) {
+			return e.dupErr(ctx, tx, "PRIMARY", nil, row, key)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	for _, ix := range t.indexes {
+		entry, err := ix.entryKey(ctx, row, key)
+		if err != nil {
+			return err
+		}
+		if ix.def.Unique && !ix.hasNull(row) {
+			if err := e.checkUnique(ctx, tx, ix, row, key); err != nil {
+				return err
+			}
+		}
+		if err := tx.Put(ix.ks, entry, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkUnique locks the index value of row and fails if another row holds
+// it. Writers of one value serialize on that lock, so the scan is exact.
+func (e *editor) checkUnique(ctx *sql.Context, tx *engine.Tx, ix *index, row sql.Row, pk []byte) error {
+	prefix, err := ix.prefixKey(ctx, row)
+	if err != nil {
+		return err
+	}
+	if err := tx.Lock(ix.ks, prefix); err != nil {
+		return err
+	}
+	it := tx.Scan(ix.ks, prefix, prefixEnd(prefix), false)
+	for it.Next() {
+		other := it.Key()[len(prefix):]
+		if !bytes.Equal(other, pk) {
+			return e.dupErr(ctx, tx, ix.def.Name, ix, row, append([]byte{}, other...))
+		}
+	}
+	return it.Err()
+}
+
+// lockUniqueValues takes the value locks of row's unique index entries
+// (a delete or update must hold them so a concurrent insert of the same
+// value waits for the outcome).
+func (e *editor) lockUniqueValues(ctx *sql.Context, tx *engine.Tx, row sql.Row) error {
+	for _, ix := range e.t.indexes {
+		if ix.def.Unique && !ix.hasNull(row) {
+			prefix, err := ix.prefixKey(ctx, row)
+			if err != nil {
+				return err
+			}
+			if err := tx.Lock(ix.ks, prefix); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// dupErr builds go-mysql-server's unique key error (so INSERT IGNORE and
+// ON DUPLICATE KEY UPDATE work) with the existing row.
+func (e *editor) dupErr(ctx *sql.Context, tx *engine.Tx, name string, ix *index, row sql.Row, existingPK []byte) error {
+	var existing sql.Row
+	if v, found, err := tx.Get(e.t.primary, existingPK); err == nil && found {
+		existing = make(sql.Row, len(e.t.cols))
+		if decodeRow(ctx, v, e.t.cols, existing) != nil {
+			existing = nil
+		}
+	}
+	ords := e.t.pk
+	if ix != nil {
+		ords = ix.cols
+	}
+	vals := make([]string, len(ords))
+	for i, o := range ords {
+		vals[i] = fmt.Sprint(row[o])
+	}
+	keyStr := "[" + strings.Join(vals, ",") + "]"
+	return sql.NewUniqueKeyErr(keyStr, ix == nil, existing)
+}
+
+// locate finds the stored key and value of row, locking the row.
+func (e *editor) locate(ctx *sql.Context, tx *engine.Tx, row sql.Row) (key, stored []byte, found bool, err error) {
+	t := e.t
+	if !t.keyless() {
+		if key, err = t.primaryKey(ctx, row); err != nil {
+			return nil, nil, false, err
+		}
+		stored, found, err = tx.GetForUpdate(t.primary, key)
+		return key, stored, found, err
+	}
+	val, err := appendRow(ctx, nil, t.cols, row)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	h := rowHash(val)
+	it := tx.Scan(t.primary, h, prefixEnd(h), false)
+	for it.Next() {
+		if bytes.Equal(it.Value(), val) {
+			key = append([]byte{}, it.Key()...)
+			break
+		}
+	}
+	if err := it.Err(); err != nil || key == nil {
+		return nil, nil, false, err
+	}
+	stored, found, err = tx.GetForUpdate(t.primary, key)
+	if found && !bytes.Equal(stored, val) {
+		found = false
+	}
+	return key, stored, found, err
+}
+
+func (e *editor) changedErr() error {
+	return mysql.NewSQLError(1020, "HY000", "Record has changed since last read in table '%s'", e.t.def.Name)
+}
+
+// Delete implements sql.RowDeleter.
+func (e *editor) Delete(ctx *sql.Context, row sql.Row) error {
+	tx, err := e.begin()
+	if err != nil {
+		return err
+	}
+	if err := e.delete(ctx, tx, row); err != nil {
+		if sql.ErrDeleteRowNotFound.Is(err) {
+			return err
+		}
+		return e.s.engineErr(err)
+	}
+	e.s.rowsWritten.Add(1)
+	return nil
+}
+
+func (e *editor) delete(ctx *sql.Context, tx *engine.Tx, row sql.Row) error {
+	t := e.t
+	key, stored, found, err := e.locate(ctx, tx, row)
+	if err != nil {
+		return err
+	}
+	if !found {
+		if e.replace {
+			return sql.ErrDeleteRowNotFound.New()
+		}
+		return e.changedErr()
+	}
+	if e.replace {
+		// REPLACE passes the new row: delete what is stored under its key.
+		old := make(sql.Row, len(t.cols))
+		if err := decodeRow(ctx, stored, t.cols, old); err != nil {
+			return err
+		}
+		row = old
+	} else if want, err := appendRow(ctx, nil, t.cols, row); err != nil {
+		return err
+	} else if !bytes.Equal(want, stored) {
+		return e.changedErr() // SES-3 safety net: the row changed after it was read
+	}
+	if err := e.lockUniqueValues(ctx, tx, row); err != nil {
+		return err
+	}
+	if err := tx.Delete(t.primary, key); err != nil {
+		return err
+	}
+	for _, ix := range t.indexes {
+		entry, err := ix.entryKey(ctx, row, key)
+		if err != nil {
+			return err
+		}
+		if err := tx.Delete(ix.ks, entry); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Update implements sql.RowUpdater.
+func (e *editor) Update(ctx *sql.Context, old, row sql.Row) error {
+	tx, err := e.begin()
+	if err != nil {
+		return err
+	}
+	if err := e.update(ctx, tx, old, row); err != nil {
+		return e.s.engineErr(err)
+	}
+	e.s.rowsWritten.Add(1)
+	return nil
+}
+
+func (e *editor) update(ctx *sql.Context, tx *engine.Tx, old, row sql.Row) error {
+	t := e.t
+	if t.keyless() {
+		if err := e.delete(ctx, tx, old); err != nil {
+			return err
+		}
+		return e.insert(ctx, tx, row)
+	}
+	oldKey, stored, found, err := e.locate(ctx, tx, old)
+	if err != nil {
+		return err
+	}
+	oldVal, err := appendRow(ctx, nil, t.cols, old)
+	if err != nil {
+		return err
+	}
+	if !found || !bytes.Equal(oldVal, stored) {
+		return e.changedErr() // SES-3 safety net
+	}
+	newKey, err := t.primaryKey(ctx, row)
+	if err != nil {
+		return err
+	}
+	newVal, err := appendRow(ctx, nil, t.cols, row)
+	if err != nil {
+		return err
+	}
+	if bytes.Equal(oldKey, newKey) {
+		if err := tx.Put(t.primary, newKey, newVal); err != nil {
+			return err
+		}
+	} else {
+		if err := tx.Insert(t.primary, newKey, newVal); errors.Is(err, engine.ErrKeyExists) {
+			return e.dupErr(ctx, tx, "PRIMARY", nil, row, newKey)
+		} else if err != nil {
+			return err
+		}
+		if err := tx.Delete(t.primary, oldKey); err != nil {
+			return err
+		}
+	}
+	for _, ix := range t.indexes {
+		oe, err := ix.entryKey(ctx, old, oldKey)
+		if err != nil {
+			return err
+		}
+		ne, err := ix.entryKey(ctx, row, newKey)
+		if err != nil {
+			return err
+		}
+		if bytes.Equal(oe, ne) {
+			continue
+		}
+		if ix.def.Unique {
+			if err := e.lockUniqueValues(ctx, tx, old); err != nil {
+				return err
+			}
+			if !ix.hasNull(row) {
+				if err := e.checkUnique(ctx, tx, ix, row, newKey); err != nil {
+					return err
+				}
+			}
+		}
+		if err := tx.Delete(ix.ks, oe); err != nil {
+			return err
+		}
+		if err := tx.Put(ix.ks, ne, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ---- AUTO_INCREMENT (sql.AutoIncrementTable) ----
+
+func (tb *Table) PeekNextAutoIncrementValue(ctx *sql.Context) (uint64, error) {
+	t := tb.t
+	if t.autoCol < 0 {
+		return 0, nil
+	}
+	t.ctr.mu.Lock()
+	defer t.ctr.mu.Unlock()
+	if err := t.initAuto(ctx); err != nil {
+		return 0, err
+	}
+	return t.ctr.autoNext, nil
+}
+
+// GetNextAutoIncrementValue hands out the next value when given is nil and
+// otherwise moves the counter past the given value.
+func (tb *Table) GetNextAutoIncrementValue(ctx *sql.Context, given any) (uint64, error) {
+	t := tb.t
+	t.ctr.mu.Lock()
+	defer t.ctr.mu.Unlock()
+	if err := t.initAuto(ctx); err != nil {
+		return 0, err
+	}
+	if given == nil {
+		v := t.ctr.autoNext
+		t.ctr.autoNext++
+		return v, nil
+	}
+	cv, err := t.cols[t.autoCol].canonical(ctx, given)
+	if err != nil {
+		return 0, err
+	}
+	var v uint64
+	switch x := cv.(type) {
+	case int64:
+		if x > 0 {
+			v = uint64(x)
+		}
+	case uint64:
+		v = x
+	case float64:
+		if x > 0 {
+			v = uint64(x)
+		}
+	}
+	if v+1 > t.ctr.autoNext {
+		t.ctr.autoNext = v + 1
+	}
+	return v, nil
+}
+
+func (tb *Table) AutoIncrementSetter(ctx *sql.Context) sql.AutoIncrementSetter {
+	return &autoSetter{tb: tb}
+}
+
+type autoSetter struct{ tb *Table }
+
+func (a *autoSetter) SetAutoIncrementValue(ctx *sql.Context, v uint64) error {
+	t := a.tb.t
+	d := t.db
+	d.b.ddl.Lock()
+	defer d.b.ddl.Unlock()
+	cur := d.lookup(t.def.Name)
+	if cur == nil {
+		return sql.ErrTableNotFound.New(t.def.Name)
+	}
+	def := cur.def.clone()
+	def.AutoIncrement = v
+	if _, err := d.replaceTable(ctx, cur, def); err != nil {
+		return err
+	}
+	cur.ctr.mu.Lock()
+	cur.ctr.autoNext, cur.ctr.autoInit = v, false
+	cur.ctr.mu.Unlock()
+	return nil
+}
+
+func (a *autoSetter) AcquireAutoIncrementLock(ctx *sql.Context) (func(), error) {
+	return func() {}, nil
+}
+
+func (a *autoSetter) Close(*sql.Context) error { return nil }

@@ -1,0 +1,249 @@
+package backend
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"sync/atomic"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
+
+	"strata/btree"
+	"strata/engine"
+)
+
+// Sessions (SES-n):
+//
+// SES-1 A go-mysql-server transaction maps to at most one live engine
+// transaction at a time, begun lazily by the first statement that touches
+// a table. COMMIT commits it; ROLLBACK, a dropped autocommit transaction
+// (go-mysql-server forgets a failed autocommit statement's transaction
+// without calling Rollback) and the end of the session roll it back.
+// SES-2 Statement atomicity: editors roll back to their savepoint.
+// SES-3 Locking reads: in UPDATE, DELETE, REPLACE, INSERT ... SELECT and
+// SELECT ... FOR UPDATE / FOR SHARE / LOCK IN SHARE MODE every row read is
+// locked exclusively and re-read under the lock; editors re-check that the
+// row they change is the one read, failing with 1020 otherwise.
+// SES-4 A deadlock rolls back the whole engine transaction (as InnoDB
+// does): later statements of the same client transaction start a new one.
+
+var ioEOF = io.EOF
+
+// Session is a client connection's state.
+type Session struct {
+	*sql.BaseSession
+	b       *Backend
+	tx      *engine.Tx
+	gtx     *Transaction
+	mdl     map[uint32]bool
+	savepts map[string]int
+
+	lockQuery   string
+	lockingRead bool
+
+	rowsRead    *atomic.Uint64
+	rowsWritten *atomic.Uint64
+}
+
+var _ sql.TransactionSession = (*Session)(nil)
+var _ sql.LifecycleAwareSession = (*Session)(nil)
+
+// NewSession wraps base for backend b.
+func (b *Backend) NewSession(base *sql.BaseSession) *Session {
+	return &Session{BaseSession: base, b: b, rowsRead: &b.rowsRead, rowsWritten: &b.rowsWritten}
+}
+
+// Transaction is the opaque go-mysql-server transaction.
+type Transaction struct {
+	readOnly bool
+}
+
+func (t *Transaction) String() string   { return "strata transaction" }
+func (t *Transaction) IsReadOnly() bool { return t.readOnly }
+
+func sessionOf(ctx *sql.Context) (*Session, error) {
+	s, ok := ctx.Session.(*Session)
+	if !ok {
+		return nil, errors.New("strata: session is not a strata session")
+	}
+	return s, nil
+}
+
+// engineTx returns the live engine transaction, beginning one if needed.
+func (s *Session) engineTx() (*engine.Tx, error) {
+	if s.tx == nil {
+		s.tx = s.b.db.Begin()
+		s.mdl = nil
+	}
+	return s.tx, nil
+}
+
+func (s *Session) endTx(commit bool) error {
+	tx := s.tx
+	s.tx, s.mdl, s.savepts = nil, nil, nil
+	if tx == nil {
+		return nil
+	}
+	if commit {
+		return mapEngineErr(tx.Commit())
+	}
+	tx.Rollback()
+	return nil
+}
+
+// lockTableShared takes t's metadata lock for this transaction (MDL-1).
+func (s *Session) lockTableShared(t *table) error {
+	if s.mdl[t.def.ID] {
+		return nil
+	}
+	if _, _, err := s.tx.GetForShare(s.b.cat, mdlKey(t.def.ID)); err != nil {
+		return err
+	}
+	if s.mdl == nil {
+		s.mdl = map[uint32]bool{}
+	}
+	s.mdl[t.def.ID] = true
+	return nil
+}
+
+// lockingReads reports whether the current statement reads rows to change
+// them (SES-3).
+func (s *Session) lockingReads(ctx *sql.Context) bool {
+	q := ctx.Query()
+	if q == s.lockQuery && q != "" {
+		return s.lockingRead
+	}
+	s.lockQuery, s.lockingRead = q, isLockingStatement(q)
+	return s.lockingRead
+}
+
+func isLockingStatement(q string) bool {
+	q = strings.TrimLeft(q, " \t\r\n(")
+	for strings.HasPrefix(q, "/*") {
+		end := strings.Index(q, "*/")
+		if end < 0 {
+			break
+		}
+		q = strings.TrimLeft(q[end+2:], " \t\r\n(")
+	}
+	word := q
+	if i := strings.IndexAny(q, " \t\r\n"); i >= 0 {
+		word = q[:i]
+	}
+	switch strings.ToUpper(word) {
+	case "UPDATE", "DELETE", "REPLACE", "INSERT":
+		return true
+	case "SELECT", "WITH":
+		u := strings.ToUpper(q)
+		return strings.Contains(u, "FOR UPDATE") || strings.Contains(u, "FOR SHARE") ||
+			strings.Contains(u, "LOCK IN SHARE MODE")
+	}
+	return false
+}
+
+// engineErr maps an engine error for the client; a deadlock also ends the
+// engine transaction (SES-4).
+func (s *Session) engineErr(err error) error {
+	if errors.Is(err, engine.ErrDeadlock) {
+		s.endTx(false)
+	}
+	return mapEngineErr(err)
+}
+
+func mapEngineErr(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, engine.ErrDeadlock):
+		return mysql.NewSQLError(mysql.ERLockDeadlock, "40001", "Deadlock found when trying to get lock; try restarting transaction")
+	case errors.Is(err, engine.ErrLockWaitTimeout):
+		return mysql.NewSQLError(mysql.ERLockWaitTimeout, "HY000", "Lock wait timeout exceeded; try restarting transaction")
+	case errors.Is(err, engine.ErrTxnTooLarge):
+		return mysql.NewSQLError(mysql.ERLockTableFull, "HY000",
+			"The transaction is too large for the buffer pool or redo log (%v); commit in smaller batches", err)
+	case errors.Is(err, btree.ErrTooLarge):
+		return mysql.NewSQLError(mysql.ERTooBigRowSize, "42000", "Row size too large: %v", err)
+	}
+	return err
+}
+
+// StartTransaction implements sql.TransactionSession. An engine
+// transaction left by a failed autocommit statement is rolled back here.
+func (s *Session) StartTransaction(ctx *sql.Context, tc sql.TransactionCharacteristic) (sql.Transaction, error) {
+	s.endTx(false)
+	s.gtx = &Transaction{readOnly: tc == sql.ReadOnly}
+	return s.gtx, nil
+}
+
+// CommitTransaction implements sql.TransactionSession.
+func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) error {
+	s.gtx = nil
+	return s.endTx(true)
+}
+
+// Rollback implements sql.TransactionSession.
+func (s *Session) Rollback(ctx *sql.Context, tx sql.Transaction) error {
+	s.gtx = nil
+	return s.endTx(false)
+}
+
+func (s *Session) CreateSavepoint(ctx *sql.Context, tx sql.Transaction, name string) error {
+	etx, err := s.engineTx()
+	if err != nil {
+		return err
+	}
+	if s.savepts == nil {
+		s.savepts = map[string]int{}
+	}
+	s.savepts[strings.ToLower(name)] = etx.Savepoint()
+	return nil
+}
+
+func (s *Session) RollbackToSavepoint(ctx *sql.Context, tx sql.Transaction, name string) error {
+	sp, ok := s.savepts[strings.ToLower(name)]
+	if !ok || s.tx == nil {
+		return sql.ErrSavepointDoesNotExist.New(name)
+	}
+	s.tx.RollbackTo(sp)
+	return nil
+}
+
+func (s *Session) ReleaseSavepoint(ctx *sql.Context, tx sql.Transaction, name string) error {
+	if _, ok := s.savepts[strings.ToLower(name)]; !ok {
+		return sql.ErrSavepointDoesNotExist.New(name)
+	}
+	delete(s.savepts, strings.ToLower(name))
+	return nil
+}
+
+// CommandBegin implements sql.LifecycleAwareSession.
+func (s *Session) CommandBegin() error { return nil }
+
+// CommandEnd rolls back an engine transaction whose go-mysql-server
+// transaction is gone (SES-1).
+func (s *Session) CommandEnd() {
+	if s.tx != nil && s.GetTransaction() == nil {
+		s.endTx(false)
+	}
+	s.lockQuery = ""
+}
+
+// SessionEnd rolls back whatever is open.
+func (s *Session) SessionEnd() { s.endTx(false) }
+
+// implicitCommit commits the open transaction before DDL, as MySQL does.
+func (s *Session) implicitCommit() error { return s.endTx(true) }
+
+// SessionBuilder returns a go-mysql-server server.SessionBuilder.
+func (b *Backend) SessionBuilder() func(ctx context.Context, conn *mysql.Conn, addr string) (sql.Session, error) {
+	return func(ctx context.Context, conn *mysql.Conn, addr string) (sql.Session, error) {
+		host, user := "", ""
+		if u, ok := conn.UserData.(sql.MysqlConnectionUser); ok {
+			host, user = u.Host, u.User
+		}
+		client := sql.Client{Address: host, User: user, Capabilities: conn.Capabilities}
+		return b.NewSession(sql.NewBaseSessionWithClientServer(addr, client, conn.ConnectionID)), nil
+	}
+}

@@ -1,0 +1,717 @@
+package backend
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"hash/fnv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/planbuilder"
+	"github.com/dolthub/vitess/go/mysql"
+
+	"strata/btree"
+	"strata/engine"
+)
+
+// table is the runtime form of a tableDef, shared by all sessions. DDL
+// never mutates one: it builds a new table and swaps it into the database.
+type table struct {
+	db      *Database
+	def     *tableDef
+	sch     sql.Schema
+	pkSch   sql.PrimaryKeySchema
+	cols    []colCodec
+	pk      []int // ordinals; empty: hidden row key (hash of row + sequence)
+	autoCol int   // ordinal of the AUTO_INCREMENT column, -1 if none
+	primary *engine.Keyspace
+	indexes []*index
+	ctr     *counters
+}
+
+// counters outlive DDL swaps of a table.
+type counters struct {
+	mu       sync.Mutex
+	autoInit bool
+	autoNext uint64
+	rowSeq   atomic.Uint64 // hidden row keys: unique per row contents
+}
+
+type index struct {
+	t    *table
+	def  indexDef
+	cols []int
+	ks   *engine.Keyspace
+}
+
+// maxDeclaredKey is MySQL's InnoDB limit on a declared index key; keys are
+// also checked when written against the engine's limit (btree.MaxKey).
+const maxDeclaredKey = 3072
+
+// openTableDef builds the runtime table and validates the definition; with
+// a nil ctx... keyspaces are resolved only by openTable.
+func openTableDef(ctx *sql.Context, d *Database, def *tableDef, _ any) (*table, error) {
+	t := &table{db: d, def: def, autoCol: -1, ctr: &counters{}}
+	t.ctr.rowSeq.Store(uint64(time.Now().UnixNano()))
+	for i, cd := range def.Columns {
+		typ, err := planbuilder.ParseColumnTypeString(cd.Type)
+		if err != nil {
+			return nil, fmt.Errorf("column %s: type %q: %w", cd.Name, cd.Type, err)
+		}
+		c := &sql.Column{Name: cd.Name, Type: typ, Nullable: cd.Nullable, Source: def.Name,
+			DatabaseSource: d.name, AutoIncrement: cd.AutoIncrement, Comment: cd.Comment}
+		if cd.Default != "" {
+			if c.Default, err = planbuilder.StringToColumnDefaultValue(ctx, cd.Default); err != nil {
+				return nil, fmt.Errorf("column %s: default %q: %w", cd.Name, cd.Default, err)
+			}
+			c.Default.OutType, c.Default.ReturnNil = typ, cd.Nullable
+		}
+		if cd.OnUpdate != "" {
+			if c.OnUpdate, err = planbuilder.StringToColumnDefaultValue(ctx, cd.OnUpdate); err != nil {
+				return nil, fmt.Errorf("column %s: on update %q: %w", cd.Name, cd.OnUpdate, err)
+			}
+			c.OnUpdate.OutType, c.OnUpdate.ReturnNil = typ, cd.Nullable
+		}
+		if cd.AutoIncrement {
+			t.autoCol = i
+			c.Extra = "auto_increment"
+		}
+		codec, err := newColCodec(typ)
+		if err != nil {
+			return nil, sql.ErrUnsupportedFeature.New(err.Error())
+		}
+		t.cols = append(t.cols, codec)
+		t.sch = append(t.sch, c)
+	}
+	for _, o := range def.PK {
+		t.sch[o].PrimaryKey = true
+	}
+	t.pk = def.PK
+	t.pkSch = sql.NewPrimaryKeySchema(t.sch, def.PK...)
+	if err := t.checkKeyColumns("PRIMARY", def.PK, nil); err != nil {
+		return nil, err
+	}
+	for _, ixd := range def.Indexes {
+		if err := t.checkKeyColumns(ixd.Name, ixd.Columns, def.PK); err != nil {
+			return nil, err
+		}
+		t.indexes = append(t.indexes, &index{t: t, def: ixd, cols: ixd.Columns})
+	}
+	return t, nil
+}
+
+func (t *table) checkKeyColumns(name string, cols, suffix []int) error {
+	total := 0
+	for _, o := range append(append([]int{}, cols...), suffix...) {
+		ok, n := t.cols[o].keyable()
+		if !ok {
+			return mysql.NewSQLError(mysql.ERBlobKeyWithoutLength, "42000",
+				"BLOB/TEXT column '%s' used in key specification without a key length", t.sch[o].Name)
+		}
+		total += n
+	}
+	if total > maxDeclaredKey+64 {
+		return mysql.NewSQLError(mysql.ERTooLongKey, "42000",
+			"Specified key was too long; max key length is %d bytes (index %s)", maxDeclaredKey, name)
+	}
+	return nil
+}
+
+// openTable builds the runtime table and resolves its keyspaces.
+func openTable(ctx *sql.Context, d *Database, def *tableDef) (*table, error) {
+	t, err := openTableDef(ctx, d, def, nil)
+	if err != nil {
+		return nil, err
+	}
+	if t.primary, err = d.b.db.Keyspace(primaryKeyspace(def.ID)); err != nil {
+		return nil, fmt.Errorf("table %s: %w", def.Name, err)
+	}
+	for _, ix := range t.indexes {
+		if ix.ks, err = d.b.db.Keyspace(indexKeyspace(def.ID, ix.def.ID)); err != nil {
+			return nil, fmt.Errorf("table %s index %s: %w", def.Name, ix.def.Name, err)
+		}
+	}
+	return t, nil
+}
+
+func (t *table) shareCounters(old *table) { t.ctr = old.ctr }
+
+func (t *table) dropKeyspaces() error {
+	for _, ix := range t.indexes {
+		if err := t.db.b.db.DropKeyspace(indexKeyspace(t.def.ID, ix.def.ID)); err != nil {
+			return err
+		}
+	}
+	return t.db.b.db.DropKeyspace(primaryKeyspace(t.def.ID))
+}
+
+// ---- keys ----
+
+func (t *table) keyless() bool { return len(t.pk) == 0 }
+
+// primaryKey encodes the primary key of row (tables with a primary key).
+func (t *table) primaryKey(ctx context.Context, row sql.Row) ([]byte, error) {
+	var b []byte
+	var err error
+	for _, o := range t.pk {
+		if b, err = t.cols[o].appendKey(ctx, b, row[o]); err != nil {
+			return nil, err
+		}
+	}
+	return b, checkKeyLen(b)
+}
+
+// rowHash is the first half of a hidden row key.
+func rowHash(val []byte) []byte {
+	h := fnv.New64a()
+	h.Write(val)
+	return h.Sum(nil)
+}
+
+// newHiddenKey is hash(row) + a sequence number unique in this table.
+func (t *table) newHiddenKey(val []byte) []byte {
+	k := rowHash(val)
+	return appendUint64(k, t.ctr.rowSeq.Add(1))
+}
+
+func (ix *index) entryKey(ctx context.Context, row sql.Row, pk []byte) ([]byte, error) {
+	b, err := ix.prefixKey(ctx, row)
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, pk...)
+	return b, checkKeyLen(b)
+}
+
+func (ix *index) prefixKey(ctx context.Context, row sql.Row) ([]byte, error) {
+	var b []byte
+	var err error
+	for _, o := range ix.cols {
+		if b, err = ix.t.cols[o].appendKey(ctx, b, row[o]); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// hasNull reports whether an index column of row is NULL (NULLs never
+// conflict in a unique index).
+func (ix *index) hasNull(row sql.Row) bool {
+	for _, o := range ix.cols {
+		if row[o] == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// splitEntry returns the primary key at the end of an index entry.
+func (ix *index) splitEntry(key []byte) ([]byte, error) {
+	off := 0
+	for _, o := range ix.cols {
+		n, err := ix.t.cols[o].skipKey(key[off:])
+		if err != nil {
+			return nil, err
+		}
+		off += n
+	}
+	return key[off:], nil
+}
+
+func checkKeyLen(b []byte) error {
+	if len(b) > btree.MaxKey {
+		return mysql.NewSQLError(mysql.ERTooLongKey, "42000",
+			"Specified key was too long; max key length is %d bytes", btree.MaxKey)
+	}
+	return nil
+}
+
+// ---- AUTO_INCREMENT ----
+
+// initAuto finds the counter's start: max(floor in the catalog, largest
+// value + 1). Caller holds ctr.mu.
+func (t *table) initAuto(ctx context.Context) error {
+	if t.ctr.autoInit {
+		return nil
+	}
+	next := t.def.AutoIncrement
+	if next == 0 {
+		next = 1
+	}
+	tx := t.db.b.db.Begin()
+	defer tx.Rollback()
+	c := t.cols[t.autoCol]
+	if len(t.pk) > 0 && t.pk[0] == t.autoCol {
+		it := tx.Scan(t.primary, nil, nil, true)
+		if it.Next() {
+			if v, ok := c.decodeIntKey(it.Key()); ok && v+1 > next {
+				next = v + 1
+			}
+		}
+		if err := it.Err(); err != nil {
+			return err
+		}
+	} else {
+		it := tx.Scan(t.primary, nil, nil, false)
+		row := make(sql.Row, len(t.cols))
+		for it.Next() {
+			if err := decodeRow(ctx, it.Value(), t.cols, row); err != nil {
+				return err
+			}
+			if cv, err := c.canonical(ctx, row[t.autoCol]); err == nil {
+				var v uint64
+				switch x := cv.(type) {
+				case int64:
+					if x > 0 {
+						v = uint64(x)
+					}
+				case uint64:
+					v = x
+				}
+				if v+1 > next {
+					next = v + 1
+				}
+			}
+		}
+		if err := it.Err(); err != nil {
+			return err
+		}
+	}
+	t.ctr.autoNext = next
+	t.ctr.autoInit = true
+	return nil
+}
+
+func (t *table) peekAuto() (uint64, bool) {
+	if t.autoCol < 0 {
+		return 0, false
+	}
+	t.ctr.mu.Lock()
+	defer t.ctr.mu.Unlock()
+	return t.ctr.autoNext, t.ctr.autoInit
+}
+
+// ---- the go-mysql-server view of a table ----
+
+// Table is what go-mysql-server sees: a runtime table, optionally with an
+// index lookup and a column projection.
+type Table struct {
+	t       *table
+	lookup  *sql.IndexLookup
+	proj    []string
+	projIdx []int
+	projSch sql.Schema
+}
+
+var (
+	_ sql.Table                 = (*Table)(nil)
+	_ sql.PrimaryKeyTable       = (*Table)(nil)
+	_ sql.ProjectedTable        = (*Table)(nil)
+	_ sql.IndexAddressableTable = (*Table)(nil)
+	_ sql.IndexedTable          = (*Table)(nil)
+	_ sql.InsertableTable       = (*Table)(nil)
+	_ sql.UpdatableTable        = (*Table)(nil)
+	_ sql.DeletableTable        = (*Table)(nil)
+	_ sql.ReplaceableTable      = (*Table)(nil)
+	_ sql.TruncateableTable     = (*Table)(nil)
+	_ sql.AutoIncrementTable    = (*Table)(nil)
+	_ sql.IndexAlterableTable   = (*Table)(nil)
+	_ sql.CommentedTable        = (*Table)(nil)
+	_ sql.Databaseable          = (*Table)(nil)
+)
+
+func (tb *Table) Name() string     { return tb.t.def.Name }
+func (tb *Table) String() string   { return tb.t.def.Name }
+func (tb *Table) Database() string { return tb.t.db.name }
+func (tb *Table) Comment() string  { return tb.t.def.Comment }
+
+func (tb *Table) Schema() sql.Schema {
+	if tb.projSch != nil {
+		return tb.projSch
+	}
+	return tb.t.sch
+}
+
+func (tb *Table) Collation() sql.CollationID {
+	if c, err := sql.ParseCollation("", tb.t.def.Collation, false); err == nil {
+		return c
+	}
+	return sql.Collation_Default
+}
+
+func (tb *Table) PrimaryKeySchema() sql.PrimaryKeySchema { return tb.t.pkSch }
+
+// WithProjections implements sql.ProjectedTable.
+func (tb *Table) WithProjections(names []string) sql.Table {
+	nt := *tb
+	nt.proj = names
+	nt.projIdx = make([]int, 0, len(names))
+	nt.projSch = make(sql.Schema, 0, len(names))
+	for _, n := range names {
+		i := tb.t.sch.IndexOfColName(n)
+		if i < 0 {
+			continue
+		}
+		nt.projIdx = append(nt.projIdx, i)
+		nt.projSch = append(nt.projSch, tb.t.sch[i])
+	}
+	return &nt
+}
+
+func (tb *Table) Projections() []string { return tb.proj }
+
+// ---- partitions ----
+
+type keyRange struct{ lo, hi []byte }
+
+type partition struct {
+	ranges []keyRange
+	ix     *index // nil: the clustered keyspace
+	rev    bool
+}
+
+func (p *partition) Key() []byte { return []byte("p") }
+
+// Partitions implements sql.Table: one partition, the whole table.
+func (tb *Table) Partitions(ctx *sql.Context) (sql.PartitionIter, error) {
+	if tb.lookup != nil {
+		return tb.LookupPartitions(ctx, *tb.lookup)
+	}
+	return sql.PartitionsToPartitionIter(&partition{ranges: []keyRange{{}}}), nil
+}
+
+// PartitionRows implements sql.Table.
+func (tb *Table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, error) {
+	part := p.(*partition)
+	s, err := sessionOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tx, err := s.engineTx()
+	if err != nil {
+		return nil, err
+	}
+	return &rowIter{tb: tb, t: tb.t, s: s, tx: tx, part: part, locking: s.lockingReads(ctx)}, nil
+}
+
+// ---- index access ----
+
+// GetIndexes implements sql.IndexAddressable.
+func (tb *Table) GetIndexes(ctx *sql.Context) ([]sql.Index, error) {
+	var out []sql.Index
+	if !tb.t.keyless() {
+		out = append(out, &Index{t: tb.t})
+	}
+	for _, ix := range tb.t.indexes {
+		out = append(out, &Index{t: tb.t, ix: ix})
+	}
+	return out, nil
+}
+
+// IndexedAccess implements sql.IndexAddressable.
+func (tb *Table) IndexedAccess(ctx *sql.Context, lookup sql.IndexLookup) sql.IndexedTable {
+	nt := *tb
+	nt.lookup = &lookup
+	return &nt
+}
+
+// PreciseMatch implements sql.IndexAddressable: ranges are mapped to key
+// ranges conservatively (a superset), so go-mysql-server keeps its filters.
+func (tb *Table) PreciseMatch() bool { return false }
+
+// LookupPartitions implements sql.IndexedTable.
+func (tb *Table) LookupPartitions(ctx *sql.Context, lookup sql.IndexLookup) (sql.PartitionIter, error) {
+	idx, ok := lookup.Index.(*Index)
+	if !ok {
+		return nil, fmt.Errorf("strata: foreign index %T", lookup.Index)
+	}
+	part := &partition{ix: idx.ix, rev: lookup.IsReverse}
+	if !lookup.IsEmptyRange {
+		ranges, ok := lookup.Ranges.(sql.MySQLRangeCollection)
+		if !ok {
+			return nil, fmt.Errorf("strata: unsupported range type %T", lookup.Ranges)
+		}
+		cols := tb.t.pk
+		if idx.ix != nil {
+			cols = idx.ix.cols
+		}
+		for _, r := range ranges {
+			kr, empty := tb.t.keyRange(ctx, cols, r)
+			if !empty {
+				part.ranges = append(part.ranges, kr)
+			}
+		}
+		sortRanges(part.ranges)
+	}
+	return sql.PartitionsToPartitionIter(part), nil
+}
+
+func sortRanges(rs []keyRange) {
+	for i := 1; i < len(rs); i++ {
+		for j := i; j > 0 && bytes.Compare(rs[j].lo, rs[j-1].lo) < 0; j-- {
+			rs[j], rs[j-1] = rs[j-1], rs[j]
+		}
+	}
+}
+
+// keyRange maps one range over index columns cols to a key range that
+// contains every matching key (a superset where a bound cannot be encoded).
+func (t *table) keyRange(ctx *sql.Context, cols []int, r sql.MySQLRange) (keyRange, bool) {
+	var prefix []byte
+	for i, ce := range r {
+		if i >= len(cols) {
+			break
+		}
+		c := t.cols[cols[i]]
+		_, lowNull := ce.LowerBound.(sql.BelowNull)
+		_, upNull := ce.UpperBound.(sql.AboveNull)
+		if lowNull && upNull { // IS NULL
+			prefix = append(prefix, keyNull)
+			continue
+		}
+		lb, lok := ce.LowerBound.(sql.Below)
+		ub, uok := ce.UpperBound.(sql.Above)
+		if lok && uok {
+			if cmp, err := ce.Typ.Compare(ctx, lb.Key, ub.Key); err == nil && cmp == 0 {
+				k, err := c.appendKey(ctx, append([]byte{}, prefix...), lb.Key)
+				if err != nil {
+					break // superset: bounded by the prefix only
+				}
+				prefix = k
+				continue
+			}
+		}
+		// The first column that is not a point bounds the range.
+		lo := append([]byte{}, prefix...)
+		switch b := ce.LowerBound.(type) {
+		case sql.BelowNull:
+		case sql.AboveNull:
+			lo = append(lo, keyValue)
+		case sql.Below:
+			if k, err := c.appendKey(ctx, lo, b.Key); err == nil {
+				lo = k
+			}
+		case sql.Above:
+			if k, err := c.appendKey(ctx, lo, b.Key); err == nil {
+				lo = prefixEnd(k)
+			}
+		case sql.AboveAll:
+			return keyRange{}, true
+		}
+		hi := prefixEnd(prefix)
+		switch b := ce.UpperBound.(type) {
+		case sql.AboveAll:
+		case sql.Above:
+			if k, err := c.appendKey(ctx, append([]byte{}, prefix...), b.Key); err == nil {
+				hi = prefixEnd(k)
+			}
+		case sql.Below:
+			if k, err := c.appendKey(ctx, append([]byte{}, prefix...), b.Key); err == nil {
+				hi = k
+			}
+		case sql.AboveNull:
+			hi = append(append([]byte{}, prefix...), keyValue)
+		case sql.BelowNull:
+			return keyRange{}, true
+		}
+		if hi != nil && bytes.Compare(lo, hi) >= 0 {
+			return keyRange{}, true
+		}
+		return keyRange{lo: lo, hi: hi}, false
+	}
+	return keyRange{lo: prefix, hi: prefixEnd(prefix)}, false
+}
+
+// ---- row iteration ----
+
+type rowIter struct {
+	tb      *Table
+	t       *table
+	s       *Session
+	tx      *engine.Tx
+	part    *partition
+	locking bool
+	next    int
+	it      *engine.Iterator
+	row     sql.Row
+}
+
+func (ri *rowIter) Next(ctx *sql.Context) (sql.Row, error) {
+	for {
+		if ri.it == nil {
+			if ri.next >= len(ri.part.ranges) {
+				return nil, ioEOF
+			}
+			i := ri.next
+			if ri.part.rev {
+				i = len(ri.part.ranges) - 1 - ri.next
+			}
+			ri.next++
+			r := ri.part.ranges[i]
+			ks := ri.t.primary
+			if ri.part.ix != nil {
+				ks = ri.part.ix.ks
+			}
+			ri.it = ri.tx.Scan(ks, r.lo, r.hi, ri.part.rev)
+		}
+		if !ri.it.Next() {
+			err := ri.it.Err()
+			ri.it = nil
+			if err != nil {
+				return nil, ri.s.engineErr(err)
+			}
+			continue
+		}
+		row, ok, err := ri.load(ctx, ri.it.Key(), ri.it.Value())
+		if err != nil {
+			return nil, ri.s.engineErr(err)
+		}
+		if ok {
+			ri.s.rowsRead.Add(1)
+			return row, nil
+		}
+	}
+}
+
+// load turns a key/value of the scanned keyspace into a row; ok is false
+// when the row vanished or no longer matches the index entry.
+func (ri *rowIter) load(ctx *sql.Context, key, val []byte) (sql.Row, bool, error) {
+	t := ri.t
+	pk := key
+	ix := ri.part.ix
+	if ix != nil {
+		var err error
+		if pk, err = ix.splitEntry(key); err != nil {
+			return nil, false, err
+		}
+		pk = append([]byte{}, pk...)
+	}
+	if ix != nil || ri.locking {
+		var v []byte
+		var found bool
+		var err error
+		if ri.locking {
+			v, found, err = ri.tx.GetForUpdate(t.primary, pk)
+		} else {
+			v, found, err = ri.tx.Get(t.primary, pk)
+		}
+		if err != nil || !found {
+			return nil, false, err
+		}
+		val = v
+	}
+	full := make(sql.Row, len(t.cols))
+	if err := decodeRow(ctx, val, t.cols, full); err != nil {
+		return nil, false, err
+	}
+	if ix != nil {
+		// The row may have changed since the index entry was read.
+		want, err := ix.entryKey(ctx, full, pk)
+		if err != nil || !bytes.Equal(want, key) {
+			return nil, false, err
+		}
+	}
+	if ri.tb.projIdx == nil {
+		return full, true, nil
+	}
+	out := make(sql.Row, len(ri.tb.projIdx))
+	for i, o := range ri.tb.projIdx {
+		out[i] = full[o]
+	}
+	return out, true, nil
+}
+
+func (ri *rowIter) Close(*sql.Context) error { return nil }
+
+// ---- Index ----
+
+// Index is the go-mysql-server view of the primary key (ix == nil) or a
+// secondary index.
+type Index struct {
+	t  *table
+	ix *index
+}
+
+var _ sql.Index = (*Index)(nil)
+var _ sql.OrderedIndex = (*Index)(nil)
+var _ sql.ExtendedIndex = (*Index)(nil)
+
+func (x *Index) ordinals() []int {
+	if x.ix == nil {
+		return x.t.pk
+	}
+	return x.ix.cols
+}
+
+func (x *Index) ID() string {
+	if x.ix == nil {
+		return "PRIMARY"
+	}
+	return x.ix.def.Name
+}
+func (x *Index) Database() string { return x.t.db.name }
+func (x *Index) Table() string    { return x.t.def.Name }
+
+func (x *Index) exprs(ords []int) []string {
+	out := make([]string, len(ords))
+	for i, o := range ords {
+		out[i] = strings.ToLower(x.t.def.Name) + "." + strings.ToLower(x.t.sch[o].Name)
+	}
+	return out
+}
+
+func (x *Index) extended() []int {
+	ords := append([]int{}, x.ordinals()...)
+	if x.ix == nil {
+		return ords
+	}
+	for _, p := range x.t.pk {
+		dup := false
+		for _, o := range ords {
+			dup = dup || o == p
+		}
+		if !dup {
+			ords = append(ords, p)
+		}
+	}
+	return ords
+}
+
+func (x *Index) Expressions() []string         { return x.exprs(x.ordinals()) }
+func (x *Index) ExtendedExpressions() []string { return x.exprs(x.extended()) }
+func (x *Index) IsUnique() bool                { return x.ix == nil || x.ix.def.Unique }
+func (x *Index) IsSpatial() bool               { return false }
+func (x *Index) IsFullText() bool              { return false }
+func (x *Index) IsVector() bool                { return false }
+func (x *Index) IsGenerated() bool             { return false }
+func (x *Index) IndexType() string             { return "BTREE" }
+func (x *Index) PrefixLengths() []uint16       { return nil }
+func (x *Index) Order() sql.IndexOrder         { return sql.IndexOrderAsc }
+func (x *Index) Reversible() bool              { return true }
+
+func (x *Index) Comment() string {
+	if x.ix == nil {
+		return ""
+	}
+	return x.ix.def.Comment
+}
+
+func (x *Index) cets(ords []int) []sql.ColumnExpressionType {
+	names := x.exprs(ords)
+	out := make([]sql.ColumnExpressionType, len(ords))
+	for i, o := range ords {
+		out[i] = sql.ColumnExpressionType{Expression: names[i], Type: x.t.sch[o].Type}
+	}
+	return out
+}
+
+func (x *Index) ColumnExpressionTypes() []sql.ColumnExpressionType { return x.cets(x.ordinals()) }
+func (x *Index) ExtendedColumnExpressionTypes() []sql.ColumnExpressionType {
+	return x.cets(x.extended())
+}
+func (x *Index) CanSupport(*sql.Context, ...sql.Range) bool { return true }
+func (x *Index) CanSupportOrderBy(sql.Expression) bool      { return false }

@@ -1,0 +1,130 @@
+// Package server runs the MySQL protocol listener: go-mysql-server's engine
+// and wire protocol over the Strata backend. It owns listener set-up, the
+// server's defaults (root with an empty password, a default database) and
+// the engine counters shown by SHOW GLOBAL STATUS. It holds no data of its
+// own: everything durable is in the engine.
+package server
+
+import (
+	"fmt"
+	"net"
+	"sync/atomic"
+
+	sqle "github.com/dolthub/go-mysql-server"
+	gms "github.com/dolthub/go-mysql-server/server"
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
+
+	"strata/engine"
+	"strata/metrics"
+	"strata/mysql/backend"
+)
+
+// Config is the listener's configuration.
+type Config struct {
+	Addr      string // host:port
+	DefaultDB string // created on first start if not empty
+	Version   string // server version announced to clients
+}
+
+// Server is a running MySQL protocol listener over one engine.
+type Server struct {
+	Backend *backend.Backend
+	srv     *gms.Server
+	ln      net.Listener
+}
+
+// New opens the SQL catalog on db and binds the listener (not serving
+// until Start).
+func New(db *engine.DB, cfg Config) (*Server, error) {
+	b, err := backend.New(db, cfg.DefaultDB)
+	if err != nil {
+		return nil, fmt.Errorf("sql catalog: %w", err)
+	}
+	e := sqle.NewDefault(b)
+	installStatus(b)
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return nil, err
+	}
+	version := cfg.Version
+	if version == "" {
+		version = "8.0.33-strata"
+	}
+	srv, err := gms.NewServer(gms.Config{Protocol: "tcp", Listener: ln, Version: version}, e,
+		sql.NewContext, b.SessionBuilder(), nil)
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
+	return &Server{Backend: b, srv: srv, ln: ln}, nil
+}
+
+// Addr is the address the listener is bound to.
+func (s *Server) Addr() net.Addr { return s.ln.Addr() }
+
+// Start serves connections until Close.
+func (s *Server) Start() error { return s.srv.Start() }
+
+// Close stops accepting, closes client connections and persists the
+// AUTO_INCREMENT counters (the engine is the caller's to close).
+func (s *Server) Close() error {
+	err := s.srv.Close()
+	if cerr := s.Backend.CloseCounters(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// statusRegistry adds the engine's counters to go-mysql-server's global
+// status variables, read fresh on every SHOW STATUS.
+type statusRegistry struct {
+	sql.StatusVariableRegistry
+	b *backend.Backend
+}
+
+var installed atomic.Pointer[backend.Backend]
+
+func installStatus(b *backend.Backend) {
+	if installed.Swap(b) == nil {
+		sql.StatusVariables = &statusRegistry{StatusVariableRegistry: sql.StatusVariables}
+	}
+}
+
+func (r *statusRegistry) NewGlobalMap() map[string]sql.StatusVarValue {
+	m := r.StatusVariableRegistry.NewGlobalMap()
+	b := installed.Load()
+	if b == nil {
+		return m
+	}
+	for name, v := range status(b) {
+		m[name] = &constStatus{name: name, val: v}
+	}
+	return m
+}
+
+// constStatus is a read-only status value.
+type constStatus struct {
+	name string
+	val  int64
+}
+
+func (c *constStatus) Increment(uint64) error { return fmt.Errorf("%s is read-only", c.name) }
+func (c *constStatus) Set(any) error          { return fmt.Errorf("%s is read-only", c.name) }
+func (c *constStatus) Value() any             { return c.val }
+func (c *constStatus) Copy() sql.StatusVarValue {
+	cp := *c
+	return &cp
+}
+func (c *constStatus) Variable() sql.StatusVariable {
+	return &sql.MySQLStatusVariable{Name: c.name, Scope: sql.StatusVariableScope_Global, Type: types.Int64, Default: int64(0)}
+}
+
+// status is the engine's counters plus the SQL layer's row counters.
+func status(b *backend.Backend) map[string]int64 {
+	m := metrics.Status(b.Engine().Stats())
+	read, written := b.RowCounters()
+	m["Strata_rows_read"] = int64(read)
+	m["Strata_rows_written"] = int64(written)
+	return m
+}
