@@ -78,12 +78,14 @@ func (d *tableDef) clone() *tableDef {
 	return &c
 }
 
-func primaryKeyspace(id uint32) string        { return fmt.Sprintf("t%d", id) }
-func indexKeyspace(id, index uint32) string    { return fmt.Sprintf("t%d.i%d", id, index) }
-func dbKey(db string) []byte                   { return []byte("d/" + strings.ToLower(db)) }
-func tableKey(db, table string) []byte         { return []byte("t/" + strings.ToLower(db) + "/" + strings.ToLower(table)) }
-func tablePrefix(db string) []byte             { return []byte("t/" + strings.ToLower(db) + "/") }
-func encodeJSON(v any) []byte                  { b, _ := json.Marshal(v); return b }
-func decodeJSON(b []byte, v any) error         { return json.Unmarshal(b, v) }
-func seqValue(n uint32) []byte                 { return binary.BigEndian.AppendUint32(nil, n) }
-func catalogTx(db *engine.DB) *engine.Tx       { return db.Begin() }
+func primaryKeyspace(id uint32) string      { return fmt.Sprintf("t%d", id) }
+func indexKeyspace(id, index uint32) string { return fmt.Sprintf("t%d.i%d", id, index) }
+func dbKey(db string) []byte                { return []byte("d/" + strings.ToLower(db)) }
+func tableKey(db, table string) []byte {
+	return []byte("t/" + strings.ToLower(db) + "/" + strings.ToLower(table))
+}
+func tablePrefix(db string) []byte       { return []byte("t/" + strings.ToLower(db) + "/") }
+func encodeJSON(v any) []byte            { b, _ := json.Marshal(v); return b }
+func decodeJSON(b []byte, v any) error   { return json.Unmarshal(b, v) }
+func seqValue(n uint32) []byte           { return binary.BigEndian.AppendUint32(nil, n) }
+func catalogTx(db *engine.DB) *engine.Tx { return db.Begin() }

@@ -476,7 +476,8 @@ func appendRow(ctx context.Context, b []byte, cols []colCodec, row sql.Row) ([]b
 		case kFloat64:
 			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(cv.(float64)))
 		case kDecimal:
-			s := cv.(decimal.Decimal).String()
+			// With the column's scale, so values read back keep it (7.00).
+			s := cv.(decimal.Decimal).StringFixed(int32(c.typ.(sql.DecimalType).Scale()))
 			b = binary.AppendUvarint(b, uint64(len(s)))
 			b = append(b, s...)
 		case kString, kJSON:

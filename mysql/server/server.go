@@ -14,6 +14,7 @@ import (
 	gms "github.com/dolthub/go-mysql-server/server"
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
 
 	"strata/engine"
 	"strata/metrics"
@@ -51,8 +52,9 @@ func New(db *engine.DB, cfg Config) (*Server, error) {
 	if version == "" {
 		version = "8.0.33-strata"
 	}
-	srv, err := gms.NewServer(gms.Config{Protocol: "tcp", Listener: ln, Version: version}, e,
-		sql.NewContext, b.SessionBuilder(), nil)
+	srv, err := gms.NewServerWithHandler(gms.Config{Protocol: "tcp", Listener: ln, Version: version}, e,
+		sql.NewContext, b.SessionBuilder(), nil,
+		func(h mysql.Handler) (mysql.Handler, error) { return &errorHandler{Handler: h}, nil })
 	if err != nil {
 		ln.Close()
 		return nil, err
