@@ -197,7 +197,7 @@ func TestDriverBasics(t *testing.T) {
 
 	// Bad input: clear errors, server keeps serving.
 	for q, code := range map[string]uint16{
-		"SELECT * FROM nosuch":                 1146,
+		"SELECT * FROM nosuch":                  1146,
 		"INSERT INTO items (nosuch) VALUES (1)": 1054,
 		"SELEC 1":                               1064,
 	} {
