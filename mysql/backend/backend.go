@@ -93,6 +93,16 @@ func (b *Backend) load() error {
 	ctx := sql.NewEmptyContext()
 	var tables []*tableDef
 	var owners []string
+	type view struct {
+		owner string
+		def   sql.ViewDefinition
+	}
+	var views []view
+	type trigger struct {
+		owner string
+		def   sql.TriggerDefinition
+	}
+	var triggers []trigger
 	for it.Next() {
 		k, v := string(it.Key()), it.Value()
 		switch {
@@ -111,10 +121,38 @@ func (b *Backend) load() error {
 			}
 			tables = append(tables, &t)
 			owners = append(owners, strings.SplitN(k, "/", 3)[1])
+		case strings.HasPrefix(k, "v/"):
+			var vd sql.ViewDefinition
+			if err := decodeJSON(v, &vd); err != nil {
+				return err
+			}
+			views = append(views, view{strings.SplitN(k, "/", 3)[1], vd})
+		case strings.HasPrefix(k, "g/"):
+			var td sql.TriggerDefinition
+			if err := decodeJSON(v, &td); err != nil {
+				return err
+			}
+			triggers = append(triggers, trigger{strings.SplitN(k, "/", 3)[1], td})
 		}
 	}
 	if err := it.Err(); err != nil {
 		return err
+	}
+	for _, v := range views {
+		if d := b.dbs[v.owner]; d != nil {
+			if d.viewDefs == nil {
+				d.viewDefs = map[string]sql.ViewDefinition{}
+			}
+			d.viewDefs[strings.ToLower(v.def.Name)] = v.def
+		}
+	}
+	for _, g := range triggers {
+		if d := b.dbs[g.owner]; d != nil {
+			if d.triggers == nil {
+				d.triggers = map[string]sql.TriggerDefinition{}
+			}
+			d.triggers[strings.ToLower(g.def.Name)] = g.def
+		}
 	}
 	for i, def := range tables {
 		d := b.dbs[owners[i]]
@@ -234,6 +272,12 @@ func (b *Backend) DropDatabase(ctx *sql.Context, name string) error {
 		tables = append(tables, t)
 		puts[string(tableKey(name, t.def.Name))] = nil
 	}
+	for _, v := range d.viewDefs {
+		puts[viewKey(name, v.Name)] = nil
+	}
+	for _, g := range d.triggers {
+		puts[triggerKey(name, g.Name)] = nil
+	}
 	d.mu.RUnlock()
 	if err := b.writeCatalog(puts); err != nil {
 		return err
@@ -258,9 +302,16 @@ func (b *Backend) CloseCounters() error {
 	for _, d := range b.dbs {
 		d.mu.RLock()
 		for _, t := range d.tables {
-			if next, ok := t.peekAuto(); ok && next > t.def.AutoIncrement {
-				def := t.def.clone()
+			def := t.def.clone()
+			if next, ok := t.peekAuto(); ok && next > def.AutoIncrement {
 				def.AutoIncrement = next
+			}
+			t.ctr.rowsMu.Lock()
+			if t.ctr.rowsCounted {
+				def.RowEstimate = max(t.ctr.rows.Load(), 1)
+			}
+			t.ctr.rowsMu.Unlock()
+			if def.AutoIncrement != t.def.AutoIncrement || def.RowEstimate != t.def.RowEstimate {
 				puts[string(tableKey(d.name, def.Name))] = encodeJSON(def)
 			}
 		}

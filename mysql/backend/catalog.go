@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dolthub/go-mysql-server/sql"
+
 	"strata/engine"
 )
 
@@ -59,6 +61,10 @@ type tableDef struct {
 	// by ALTER TABLE ... AUTO_INCREMENT and at clean shutdown; at open the
 	// counter is max(floor, largest key + 1).
 	AutoIncrement uint64 `json:"auto_increment,omitempty"`
+	// RowEstimate is the planner's row count, saved at clean shutdown.
+	RowEstimate int64 `json:"row_estimate,omitempty"`
+
+	ForeignKeys []sql.ForeignKeyConstraint `json:"foreign_keys,omitempty"`
 }
 
 type dbDef struct {
@@ -70,6 +76,7 @@ func (d *tableDef) clone() *tableDef {
 	c := *d
 	c.Columns = append([]columnDef{}, d.Columns...)
 	c.PK = append([]int{}, d.PK...)
+	c.ForeignKeys = append([]sql.ForeignKeyConstraint{}, d.ForeignKeys...)
 	c.Indexes = make([]indexDef, len(d.Indexes))
 	for i, ix := range d.Indexes {
 		ix.Columns = append([]int{}, ix.Columns...)

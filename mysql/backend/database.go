@@ -14,8 +14,10 @@ type Database struct {
 	name string
 	coll sql.CollationID
 
-	mu     sync.RWMutex
-	tables map[string]*table // by lower-case name
+	mu       sync.RWMutex
+	tables   map[string]*table // by lower-case name
+	viewDefs map[string]sql.ViewDefinition
+	triggers map[string]sql.TriggerDefinition
 }
 
 var _ sql.Database = (*Database)(nil)
@@ -88,7 +90,11 @@ func (d *Database) CreateTable(ctx *sql.Context, name string, sch sql.PrimaryKey
 	}
 	def := &tableDef{Name: name, Collation: coll.Name(), Comment: comment, NextIndexID: 1}
 	for _, c := range sch.Schema {
-		cd := columnDef{Name: c.Name, Type: c.Type.String(), Nullable: c.Nullable,
+		typStr := c.Type.String()
+		if tc, ok := c.Type.(sql.TypeWithCollation); ok {
+			typStr = tc.StringWithTableCollation(coll)
+		}
+		cd := columnDef{Name: c.Name, Type: typStr, Nullable: c.Nullable,
 			AutoIncrement: c.AutoIncrement, Comment: c.Comment}
 		if c.Default != nil {
 			cd.Default = c.Default.String()

@@ -45,6 +45,9 @@ func (e *editor) begin() (*engine.Tx, error) {
 	if e.err != nil {
 		return nil, e.err
 	}
+	if e.s.gtx != nil && e.s.gtx.readOnly {
+		return nil, sql.ErrReadOnlyTransaction.New()
+	}
 	tx, err := e.s.engineTx()
 	if err != nil {
 		return nil, err
@@ -80,6 +83,7 @@ func (e *editor) Insert(ctx *sql.Context, row sql.Row) error {
 	if err := e.insert(ctx, tx, row); err != nil {
 		return e.s.engineErr(err)
 	}
+	e.t.ctr.rows.Add(1)
 	e.s.rowsWritten.Add(1)
 	return nil
 }
@@ -231,6 +235,7 @@ func (e *editor) Delete(ctx *sql.Context, row sql.Row) error {
 		}
 		return e.s.engineErr(err)
 	}
+	e.t.ctr.rows.Add(-1)
 	e.s.rowsWritten.Add(1)
 	return nil
 }

@@ -38,7 +38,7 @@ type Session struct {
 	tx      *engine.Tx
 	gtx     *Transaction
 	mdl     map[uint32]bool
-	savepts map[string]int
+	savepts []savepoint // in creation order
 
 	lockQuery   string
 	lockingRead bool
@@ -53,6 +53,21 @@ var _ sql.LifecycleAwareSession = (*Session)(nil)
 // NewSession wraps base for backend b.
 func (b *Backend) NewSession(base *sql.BaseSession) *Session {
 	return &Session{BaseSession: base, b: b, rowsRead: &b.rowsRead, rowsWritten: &b.rowsWritten}
+}
+
+type savepoint struct {
+	name string // lower case
+	pos  int    // engine write-set savepoint
+}
+
+func (s *Session) findSavepoint(name string) int {
+	name = strings.ToLower(name)
+	for i, sp := range s.savepts {
+		if sp.name == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // Transaction is the opaque go-mysql-server transaction.
@@ -194,27 +209,32 @@ func (s *Session) CreateSavepoint(ctx *sql.Context, tx sql.Transaction, name str
 	if err != nil {
 		return err
 	}
-	if s.savepts == nil {
-		s.savepts = map[string]int{}
+	// A savepoint with an existing name replaces it.
+	if i := s.findSavepoint(name); i >= 0 {
+		s.savepts = append(s.savepts[:i], s.savepts[i+1:]...)
 	}
-	s.savepts[strings.ToLower(name)] = etx.Savepoint()
+	s.savepts = append(s.savepts, savepoint{strings.ToLower(name), etx.Savepoint()})
 	return nil
 }
 
+// RollbackToSavepoint undoes the writes after the savepoint and forgets
+// the savepoints set after it (as MySQL does).
 func (s *Session) RollbackToSavepoint(ctx *sql.Context, tx sql.Transaction, name string) error {
-	sp, ok := s.savepts[strings.ToLower(name)]
-	if !ok || s.tx == nil {
+	i := s.findSavepoint(name)
+	if i < 0 || s.tx == nil {
 		return sql.ErrSavepointDoesNotExist.New(name)
 	}
-	s.tx.RollbackTo(sp)
+	s.tx.RollbackTo(s.savepts[i].pos)
+	s.savepts = s.savepts[:i+1]
 	return nil
 }
 
 func (s *Session) ReleaseSavepoint(ctx *sql.Context, tx sql.Transaction, name string) error {
-	if _, ok := s.savepts[strings.ToLower(name)]; !ok {
+	i := s.findSavepoint(name)
+	if i < 0 {
 		return sql.ErrSavepointDoesNotExist.New(name)
 	}
-	delete(s.savepts, strings.ToLower(name))
+	s.savepts = s.savepts[:i]
 	return nil
 }
 

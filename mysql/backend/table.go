@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -39,6 +40,13 @@ type counters struct {
 	autoInit bool
 	autoNext uint64
 	rowSeq   atomic.Uint64 // hidden row keys: unique per row contents
+
+	// rows estimates the row count for the planner: counted once (or
+	// loaded from the catalog after a clean shutdown), then moved by each
+	// insert and delete as it is made (rollbacks are not subtracted).
+	rowsMu      sync.Mutex
+	rowsCounted bool
+	rows        atomic.Int64
 }
 
 type index struct {
@@ -57,10 +65,21 @@ const maxDeclaredKey = 3072
 func openTableDef(ctx *sql.Context, d *Database, def *tableDef, _ any) (*table, error) {
 	t := &table{db: d, def: def, autoCol: -1, ctr: &counters{}}
 	t.ctr.rowSeq.Store(uint64(time.Now().UnixNano()))
+	tableColl := sql.Collation_Default
+	if c, err := sql.ParseCollation("", def.Collation, false); err == nil && def.Collation != "" {
+		tableColl = c
+	}
 	for i, cd := range def.Columns {
 		typ, err := planbuilder.ParseColumnTypeString(cd.Type)
 		if err != nil {
 			return nil, fmt.Errorf("column %s: type %q: %w", cd.Name, cd.Type, err)
+		}
+		// A type string leaves out a collation equal to the default: the
+		// parsed type has none, and takes the table's, as at CREATE.
+		if tc, ok := typ.(sql.TypeWithCollation); ok && tc.Collation() == sql.Collation_Unspecified {
+			if typ, err = tc.WithNewCollation(tableColl); err != nil {
+				return nil, err
+			}
 		}
 		c := &sql.Column{Name: cd.Name, Type: typ, Nullable: cd.Nullable, Source: def.Name,
 			DatabaseSource: d.name, AutoIncrement: cd.AutoIncrement, Comment: cd.Comment}
@@ -322,7 +341,46 @@ var (
 	_ sql.IndexAlterableTable   = (*Table)(nil)
 	_ sql.CommentedTable        = (*Table)(nil)
 	_ sql.Databaseable          = (*Table)(nil)
+	_ sql.StatisticsTable       = (*Table)(nil)
 )
+
+// RowCount implements sql.StatisticsTable with an estimate (never exact:
+// go-mysql-server would answer COUNT(*) from an exact one).
+func (tb *Table) RowCount(ctx *sql.Context) (uint64, bool, error) {
+	c := tb.t.ctr
+	c.rowsMu.Lock()
+	defer c.rowsMu.Unlock()
+	if !c.rowsCounted {
+		if tb.t.def.RowEstimate > 0 {
+			c.rows.Store(tb.t.def.RowEstimate)
+		} else {
+			tx := tb.t.db.b.db.Begin()
+			it := tx.Scan(tb.t.primary, nil, nil, false)
+			var n int64
+			for it.Next() {
+				n++
+			}
+			err := it.Err()
+			tx.Rollback()
+			if err != nil {
+				return 0, false, err
+			}
+			c.rows.Add(n)
+		}
+		c.rowsCounted = true
+	}
+	n := c.rows.Load()
+	if n < 0 {
+		n = 0
+	}
+	return uint64(n), false, nil
+}
+
+// DataLength implements sql.StatisticsTable (an estimate).
+func (tb *Table) DataLength(ctx *sql.Context) (uint64, error) {
+	n, _, err := tb.RowCount(ctx)
+	return n * 128, err
+}
 
 func (tb *Table) Name() string     { return tb.t.def.Name }
 func (tb *Table) String() string   { return tb.t.def.Name }
@@ -445,17 +503,29 @@ func (tb *Table) LookupPartitions(ctx *sql.Context, lookup sql.IndexLookup) (sql
 				part.ranges = append(part.ranges, kr)
 			}
 		}
-		sortRanges(part.ranges)
+		part.ranges = mergeRanges(part.ranges)
 	}
 	return sql.PartitionsToPartitionIter(part), nil
 }
 
-func sortRanges(rs []keyRange) {
-	for i := 1; i < len(rs); i++ {
-		for j := i; j > 0 && bytes.Compare(rs[j].lo, rs[j-1].lo) < 0; j-- {
-			rs[j], rs[j-1] = rs[j-1], rs[j]
+// mergeRanges sorts key ranges and merges the overlapping ones: ranges
+// widened to a superset may overlap, and a row must be read once.
+func mergeRanges(rs []keyRange) []keyRange {
+	sort.Slice(rs, func(i, j int) bool { return bytes.Compare(rs[i].lo, rs[j].lo) < 0 })
+	out := rs[:0]
+	for _, r := range rs {
+		if n := len(out); n > 0 {
+			last := &out[n-1]
+			if last.hi == nil || bytes.Compare(r.lo, last.hi) <= 0 {
+				if last.hi != nil && (r.hi == nil || bytes.Compare(r.hi, last.hi) > 0) {
+					last.hi = r.hi
+				}
+				continue
+			}
 		}
+		out = append(out, r)
 	}
+	return out
 }
 
 // keyRange maps one range over index columns cols to a key range that

@@ -1,0 +1,189 @@
+package backend_test
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+
+	"github.com/dolthub/go-mysql-server/enginetest"
+	"github.com/dolthub/go-mysql-server/enginetest/queries"
+	"github.com/dolthub/go-mysql-server/enginetest/scriptgen/setup"
+	"github.com/dolthub/go-mysql-server/memory"
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"strata/engine"
+	"strata/mysql/backend"
+)
+
+// harness runs go-mysql-server's enginetest suites against the Strata
+// backend: every engine gets a fresh Strata engine in a temporary
+// directory. Known failures are listed, one test name per line, in
+// testdata/enginetest_skips.txt (the only list of skipped tests).
+type harness struct {
+	t       *testing.T
+	setup   []setup.SetupScript
+	b       *backend.Backend
+	db      *engine.DB
+	session *backend.Session
+	skips   map[string]bool
+}
+
+var _ enginetest.Harness = (*harness)(nil)
+var _ enginetest.SkippingHarness = (*harness)(nil)
+var _ enginetest.IndexHarness = (*harness)(nil)
+var _ enginetest.KeylessTableHarness = (*harness)(nil)
+var _ enginetest.TransactionHarness = (*harness)(nil)
+
+func newHarness(t *testing.T) *harness {
+	h := &harness{t: t, skips: map[string]bool{}}
+	f, err := os.Open("testdata/enginetest_skips.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if line != "" && !strings.HasPrefix(line, "#") {
+			h.skips[line] = true
+		}
+	}
+	t.Cleanup(h.closeEngine)
+	return h
+}
+
+func (h *harness) closeEngine() {
+	if h.db != nil {
+		h.db.Close()
+		h.db, h.b, h.session = nil, nil, nil
+	}
+}
+
+func (h *harness) provider() *backend.Backend {
+	if h.b == nil {
+		db, err := engine.Open(engine.Options{Dir: h.t.TempDir(), BufferPoolBytes: 8 << 20,
+			LogCapacity: 16 << 20, DisableDirectIO: true, AsyncCommit: true, LockWaitTimeout: time.Second})
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		b, err := backend.New(db, "")
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		h.db, h.b = db, b
+	}
+	return h.b
+}
+
+func (h *harness) NewContext() *sql.Context {
+	if h.session == nil {
+		h.session = h.provider().NewSession(enginetest.NewBaseSession())
+	}
+	return sql.NewContext(context.Background(), sql.WithSession(h.session))
+}
+
+// NewSession implements enginetest.TransactionHarness: a new client.
+func (h *harness) NewSession() *sql.Context {
+	h.session = h.provider().NewSession(enginetest.NewBaseSession())
+	return h.NewContext()
+}
+
+func (h *harness) Setup(scripts ...[]setup.SetupScript) {
+	h.setup = nil
+	for _, s := range scripts {
+		h.setup = append(h.setup, s...)
+	}
+}
+
+func (h *harness) NewEngine(t *testing.T) (enginetest.QueryEngine, error) {
+	h.closeEngine()
+	e, err := enginetest.NewEngine(t, h, h.provider(), h.setup, memory.NewStatsProv())
+	h.session = nil // tests start with a fresh session, not the setup's
+	return e, err
+}
+
+func (h *harness) SupportsNativeIndexCreation() bool { return true }
+func (h *harness) SupportsKeylessTables() bool       { return true }
+
+// SkipQueryTest matches the query the way go test names its subtest.
+func (h *harness) SkipQueryTest(query string) bool { return h.skips[query] || h.skips[testName(query)] }
+
+// testName rewrites s as the testing package does for subtest names.
+func testName(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case unicode.IsSpace(r):
+			b.WriteByte('_')
+		case !unicode.IsPrint(r):
+			b.WriteString(strings.Trim(strconvQuoteRune(r), "'"))
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func TestEngineQueries(t *testing.T) { enginetest.TestQueries(t, newHarness(t)) }
+
+func strconvQuoteRune(r rune) string { return strconv.QuoteRune(r) }
+func TestEngineQueriesPrepared(t *testing.T) { enginetest.TestQueriesPrepared(t, newHarness(t)) }
+func TestEngineInsertInto(t *testing.T)      { enginetest.TestInsertInto(t, newHarness(t)) }
+func TestEngineInsertIgnore(t *testing.T)    { enginetest.TestInsertIgnoreInto(t, newHarness(t)) }
+func TestEngineInsertErrors(t *testing.T)    { enginetest.TestInsertIntoErrors(t, newHarness(t)) }
+func TestEngineUpdate(t *testing.T)          { enginetest.TestUpdate(t, newHarness(t)) }
+func TestEngineUpdateErrors(t *testing.T)    { enginetest.TestUpdateErrors(t, newHarness(t)) }
+func TestEngineDelete(t *testing.T)          { enginetest.TestDelete(t, newHarness(t)) }
+func TestEngineDeleteErrors(t *testing.T)    { enginetest.TestDeleteErrors(t, newHarness(t)) }
+func TestEngineReplaceInto(t *testing.T)     { enginetest.TestReplaceInto(t, newHarness(t)) }
+func TestEngineTruncate(t *testing.T)        { enginetest.TestTruncate(t, newHarness(t)) }
+// TestEngineScripts runs the script tests; a script in the skip list is
+// skipped whole.
+func TestEngineScripts(t *testing.T) {
+	h := newHarness(t)
+	h.Setup(setup.MydbData)
+	for _, script := range queries.ScriptTests {
+		if h.skipScript(t, script.Name) {
+			continue
+		}
+		ok := t.Run(script.Name, func(t *testing.T) { enginetest.TestScript(t, h, script) })
+		h.record(ok, script.Name)
+	}
+}
+
+// TestEngineTransactions runs the transaction scripts, skipping as above.
+func TestEngineTransactions(t *testing.T) {
+	h := newHarness(t)
+	for _, script := range queries.TransactionTests {
+		if h.skipScript(t, script.Name) {
+			continue
+		}
+		h.record(enginetest.TestTransactionScript(t, h, script), script.Name)
+	}
+}
+
+func (h *harness) skipScript(t *testing.T, name string) bool {
+	if !h.SkipQueryTest(name) {
+		return false
+	}
+	t.Run(name, func(t *testing.T) { t.Skip("in testdata/enginetest_skips.txt") })
+	return true
+}
+
+// record appends a failed script's name to $STRATA_RECORD_SKIPS (used to
+// regenerate the skip list; see its header).
+func (h *harness) record(ok bool, name string) {
+	if path := os.Getenv("STRATA_RECORD_SKIPS"); !ok && path != "" {
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err == nil {
+			f.WriteString(name + "\n")
+			f.Close()
+		}
+	}
+}
