@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -729,7 +728,7 @@ func (x *Index) Table() string    { return x.t.def.Name }
 func (x *Index) exprs(ords []int) []string {
 	out := make([]string, len(ords))
 	for i, o := range ords {
-		out[i] = strings.ToLower(x.t.def.Name) + "." + strings.ToLower(x.t.sch[o].Name)
+		out[i] = x.t.def.Name + "." + x.t.sch[o].Name
 	}
 	return out
 }
