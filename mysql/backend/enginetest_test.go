@@ -132,7 +132,7 @@ func testName(s string) string {
 
 func TestEngineQueries(t *testing.T) { enginetest.TestQueries(t, newHarness(t)) }
 
-func strconvQuoteRune(r rune) string { return strconv.QuoteRune(r) }
+func strconvQuoteRune(r rune) string         { return strconv.QuoteRune(r) }
 func TestEngineQueriesPrepared(t *testing.T) { enginetest.TestQueriesPrepared(t, newHarness(t)) }
 func TestEngineInsertInto(t *testing.T)      { enginetest.TestInsertInto(t, newHarness(t)) }
 func TestEngineInsertIgnore(t *testing.T)    { enginetest.TestInsertIgnoreInto(t, newHarness(t)) }
@@ -143,6 +143,7 @@ func TestEngineDelete(t *testing.T)          { enginetest.TestDelete(t, newHarne
 func TestEngineDeleteErrors(t *testing.T)    { enginetest.TestDeleteErrors(t, newHarness(t)) }
 func TestEngineReplaceInto(t *testing.T)     { enginetest.TestReplaceInto(t, newHarness(t)) }
 func TestEngineTruncate(t *testing.T)        { enginetest.TestTruncate(t, newHarness(t)) }
+
 // TestEngineScripts runs the script tests; a script in the skip list is
 // skipped whole.
 func TestEngineScripts(t *testing.T) {

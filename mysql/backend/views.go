@@ -81,7 +81,9 @@ func (d *Database) AllViews(ctx *sql.Context) ([]sql.ViewDefinition, error) {
 
 var _ sql.TriggerDatabase = (*Database)(nil)
 
-func triggerKey(db, name string) string { return "g/" + strings.ToLower(db) + "/" + strings.ToLower(name) }
+func triggerKey(db, name string) string {
+	return "g/" + strings.ToLower(db) + "/" + strings.ToLower(name)
+}
 
 // GetTriggers implements sql.TriggerDatabase.
 func (d *Database) GetTriggers(ctx *sql.Context) ([]sql.TriggerDefinition, error) {
