@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -141,7 +142,13 @@ func run(args []string) error {
 			db.Close()
 			return fmt.Errorf("--metrics-addr: %w", err)
 		}
-		srv = &http.Server{Handler: promhttp.HandlerFor(reg, promhttp.HandlerOpts{})}
+		mux := http.NewServeMux()
+		mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+		// CPU and heap profiles for benchmarks: go tool pprof http://ADDR/debug/pprof/profile
+		mux.HandleFunc("/debug/pprof/", pprof.Index)
+		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+		srv = &http.Server{Handler: mux}
 		go func() {
 			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				slog.Error("metrics endpoint", "err", err)

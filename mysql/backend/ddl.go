@@ -291,3 +291,23 @@ func (tb *Table) Truncate(ctx *sql.Context) (int, error) {
 	t.db.mu.Unlock()
 	return count, t.dropKeyspaces()
 }
+
+var _ sql.IndexBuildingTable = (*Table)(nil)
+
+// ShouldBuildIndex implements sql.IndexBuildingTable: CreateIndex builds
+// and checks the index itself, under the metadata lock.
+func (tb *Table) ShouldBuildIndex(*sql.Context, sql.IndexDef) (bool, error) { return false, nil }
+
+// BuildIndex implements sql.IndexBuildingTable; go-mysql-server calls it
+// for unique indexes, which CreateIndex has already built and checked.
+func (tb *Table) BuildIndex(*sql.Context, sql.IndexDef) (sql.RowInserter, error) {
+	return builtIndex{}, nil
+}
+
+type builtIndex struct{}
+
+func (builtIndex) StatementBegin(*sql.Context)              {}
+func (builtIndex) DiscardChanges(*sql.Context, error) error { return nil }
+func (builtIndex) StatementComplete(*sql.Context) error     { return nil }
+func (builtIndex) Insert(*sql.Context, sql.Row) error       { return nil }
+func (builtIndex) Close(*sql.Context) error                 { return nil }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
 
 	"strata/engine"
@@ -57,6 +58,18 @@ func (e *editor) begin() (*engine.Tx, error) {
 		e.sp = tx.Savepoint()
 		if err := e.s.lockTableShared(e.t); err != nil {
 			return nil, e.s.engineErr(err)
+		}
+		// The statement resolved the table before taking the metadata
+		// lock: DDL may have published a new definition meanwhile. Indexes
+		// added or dropped: write through the current one. Rows rewritten
+		// (new id): the statement must be retried.
+		cur := e.t.db.lookup(e.t.def.Name)
+		if cur != e.t {
+			if cur == nil || cur.def.ID != e.t.def.ID || len(cur.cols) != len(e.t.cols) {
+				return nil, mysql.NewSQLError(1412, "HY000",
+					"Table definition has changed, please retry transaction")
+			}
+			e.t = cur
 		}
 	}
 	return tx, nil
@@ -397,7 +410,13 @@ func (tb *Table) GetNextAutoIncrementValue(ctx *sql.Context, given any) (uint64,
 		t.ctr.autoNext++
 		return v, nil
 	}
-	cv, err := t.cols[t.autoCol].canonical(ctx, given)
+	var cv any
+	var err error
+	if t.autoCol >= 0 {
+		cv, err = t.cols[t.autoCol].canonical(ctx, given)
+	} else {
+		cv, _, err = types.Uint64.Convert(ctx, given)
+	}
 	if err != nil {
 		return 0, err
 	}

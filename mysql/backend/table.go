@@ -260,6 +260,11 @@ func (t *table) initAuto(ctx context.Context) error {
 	if next == 0 {
 		next = 1
 	}
+	if t.autoCol < 0 {
+		// ALTER TABLE adding AUTO_INCREMENT asks the old table for values.
+		t.ctr.autoNext, t.ctr.autoInit = next, true
+		return nil
+	}
 	tx := t.db.b.db.Begin()
 	defer tx.Rollback()
 	c := t.cols[t.autoCol]
@@ -784,3 +789,8 @@ func (x *Index) ExtendedColumnExpressionTypes() []sql.ColumnExpressionType {
 }
 func (x *Index) CanSupport(*sql.Context, ...sql.Range) bool { return true }
 func (x *Index) CanSupportOrderBy(sql.Expression) bool      { return false }
+
+// IsTemporary implements sql.TemporaryTable (go-mysql-server v0.20 needs
+// it to check writes in READ ONLY transactions); strata has no temporary
+// tables.
+func (tb *Table) IsTemporary() bool { return false }

@@ -28,6 +28,8 @@ func mapError(err error) error {
 	case strings.HasPrefix(msg, "syntax error"):
 		return mysql.NewSQLError(mysql.ERParseError, "42000",
 			"You have an error in your SQL syntax; %s", msg)
+	case strings.Contains(msg, "could not be found in any table in scope"):
+		return mysql.NewSQLError(mysql.ERBadFieldError, "42S22", "Unknown column: %s", msg)
 	}
 	return err
 }

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# bench/inmem.sh - sysbench QPS of strata against MariaDB 10.11 InnoDB with
+# the data in memory: same buffer pool, same threads, one run side by side
+# (each workload runs on MariaDB, then on strata, alternating).
+#
+#   bench/inmem.sh [--bp 1G] [--tables 4] [--table-size 100000] [--threads 16]
+#                  [--time 30] [--warmup 10] [--workloads "oltp_point_select ..."]
+#                  [--profile]   # also take a 20 s CPU profile of strata per workload
+#
+# Needs root for nothing; installs sysbench and mariadb-server from Debian if
+# missing. Work files under $BENCH_DIR (default /var/tmp/strata-bench);
+# results in $BENCH_DIR/results: one sysbench log per run and summary.md.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+DIR=${BENCH_DIR:-/var/tmp/strata-bench}
+BP=1G; TABLES=4; TABLE_SIZE=100000; THREADS=16; TIME=30; WARMUP=10; PROFILE=0
+WORKLOADS="oltp_point_select oltp_read_only oltp_write_only oltp_read_write"
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--bp) BP=$2; shift 2 ;;
+	--tables) TABLES=$2; shift 2 ;;
+	--table-size) TABLE_SIZE=$2; shift 2 ;;
+	--threads) THREADS=$2; shift 2 ;;
+	--time) TIME=$2; shift 2 ;;
+	--warmup) WARMUP=$2; shift 2 ;;
+	--workloads) WORKLOADS=$2; shift 2 ;;
+	--profile) PROFILE=1; shift ;;
+	*) echo "unknown option $1" >&2; exit 2 ;;
+	esac
+done
+log() { echo "[$(date +%T)] $*" >&2; }
+
+need=()
+command -v sysbench >/dev/null || need+=(sysbench)
+command -v mariadbd >/dev/null || need+=(mariadb-server)
+command -v mariadb >/dev/null || need+=(mariadb-client)
+if ((${#need[@]})); then
+	apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}"
+fi
+
+RES=$DIR/results
+rm -rf "$DIR/mariadb" "$DIR/strata"
+mkdir -p "$DIR/mariadb/data" "$DIR/strata" "$RES"
+MPORT=3307; SPORT=3308; PPORT=9105
+SOCK=$DIR/mariadb/mysqld.sock
+
+# ---- MariaDB 10.11 / InnoDB ----
+cat > "$DIR/mariadb/my.cnf" <<EOF
+[mariadbd]
+datadir = $DIR/mariadb/data
+socket = $SOCK
+port = $MPORT
+bind-address = 127.0.0.1
+user = root
+skip-log-bin
+skip-name-resolve
+performance_schema = OFF
+max_connections = 200
+innodb_buffer_pool_size = $BP
+innodb_flush_method = O_DIRECT
+innodb_log_file_size = 256M
+innodb_flush_log_at_trx_commit = 1
+innodb_doublewrite = ON
+innodb_buffer_pool_dump_at_shutdown = OFF
+innodb_buffer_pool_load_at_startup = OFF
+EOF
+mariadb-install-db --defaults-file="$DIR/mariadb/my.cnf" --auth-root-authentication-method=normal \
+	--skip-test-db >"$DIR/mariadb/install.log" 2>&1
+mariadbd --defaults-file="$DIR/mariadb/my.cnf" >"$DIR/mariadb/err.log" 2>&1 &
+MPID=$!
+# ---- strata ----
+(cd "$ROOT" && go build -o "$DIR/strata/strata" ./cmd/strata)
+"$DIR/strata/strata" --datadir "$DIR/strata/data" --port $SPORT --buffer-pool-size "$BP" \
+	--log-capacity 256M --metrics-addr 127.0.0.1:$PPORT >"$DIR/strata/strata.log" 2>&1 &
+SPID=$!
+trap 'kill $MPID $SPID 2>/dev/null || true; wait 2>/dev/null || true' EXIT
+for _ in $(seq 1 120); do
+	if mariadb -h127.0.0.1 -P$MPORT -uroot -e 'select 1' >/dev/null 2>&1 &&
+		mariadb -h127.0.0.1 -P$SPORT -uroot -e 'select 1' >/dev/null 2>&1; then break; fi
+	sleep 0.5
+done
+
+SB() { # SB PORT WORKLOAD ARGS...
+	local port=$1 w=$2; shift 2
+	sysbench "$w" --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port="$port" --mysql-user=root \
+		--mysql-db=sbtest --tables="$TABLES" --table-size="$TABLE_SIZE" "$@"
+}
+for port in $MPORT $SPORT; do
+	mariadb -h127.0.0.1 -P$port -uroot -e 'CREATE DATABASE sbtest'
+	t0=$SECONDS
+	SB $port oltp_read_write --threads="$TABLES" prepare >"$RES/prepare.$port.log"
+	log "prepare on port $port: $((SECONDS - t0)) s"
+done
+
+echo "| workload | MariaDB QPS | strata QPS | strata / MariaDB | MariaDB p95 ms | strata p95 ms |" >"$RES/summary.md"
+echo "| --- | --- | --- | --- | --- | --- |" >>"$RES/summary.md"
+qps() { grep -oP 'queries:\s+\d+\s+\(\K[0-9.]+' "$1"; }
+p95() { grep -oP '95th percentile:\s+\K[0-9.]+' "$1"; }
+for w in $WORKLOADS; do
+	opts=(--threads="$THREADS" --rand-type=special --rand-spec-pct=15)
+	for sys in mariadb strata; do
+		port=$MPORT; [ $sys = strata ] && port=$SPORT
+		SB $port "$w" "${opts[@]}" --time="$WARMUP" run >/dev/null
+		prof=""
+		if [ $sys = strata ] && [ $PROFILE = 1 ]; then
+			curl -s -o "$RES/$w.strata.cpu.pprof" "http://127.0.0.1:$PPORT/debug/pprof/profile?seconds=20" &
+			prof=$!
+		fi
+		SB $port "$w" "${opts[@]}" --time="$TIME" run >"$RES/$w.$sys.log"
+		[ -z "$prof" ] || wait "$prof"
+		log "$w $sys: $(qps "$RES/$w.$sys.log") QPS, p95 $(p95 "$RES/$w.$sys.log") ms"
+	done
+	m=$(qps "$RES/$w.mariadb.log"); s=$(qps "$RES/$w.strata.log")
+	echo "| $w | $m | $s | $(awk -v a="$s" -v b="$m" 'BEGIN{printf "%.2f", a/b}') | $(p95 "$RES/$w.mariadb.log") | $(p95 "$RES/$w.strata.log") |" >>"$RES/summary.md"
+done
+cat "$RES/summary.md"

@@ -1,0 +1,274 @@
+package backend
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"strata/engine"
+)
+
+// ALTER TABLE column changes (ADD/DROP/MODIFY/CHANGE/RENAME COLUMN,
+// ALTER COLUMN SET/DROP DEFAULT) rewrite the table (ALT-n):
+//
+// ALT-1 go-mysql-server reads every row, converts it to the new schema and
+// hands it to our RewriteInserter, which writes it into a new table id with
+// new keyspaces, in batches of engine transactions.
+// ALT-2 The old table's metadata lock is held exclusively from the start
+// of the rewrite to its end, so no writer changes the old rows meanwhile.
+// ALT-3 Close publishes the new definition in one catalog write, then
+// drops the old keyspaces; a crash before the catalog write leaves the new
+// keyspaces unnamed (dropped at Open, CAT-2) and the old table intact.
+
+var _ sql.RewritableTable = (*Table)(nil)
+
+var errNeedsRewrite = errors.New("strata: column changes go through a table rewrite")
+
+// AddColumn and DropColumn are never called: every change of the row
+// format is a rewrite (ShouldRewriteTable).
+func (tb *Table) AddColumn(*sql.Context, *sql.Column, *sql.ColumnOrder) error { return errNeedsRewrite }
+func (tb *Table) DropColumn(*sql.Context, string) error                       { return errNeedsRewrite }
+
+// ModifyColumn changes what go-mysql-server changes without a rewrite:
+// the name (RENAME COLUMN), the default, the comment. Rows are stored by
+// ordinal, so none of them moves a byte of data.
+func (tb *Table) ModifyColumn(ctx *sql.Context, name string, col *sql.Column, order *sql.ColumnOrder) error {
+	if s, err := sessionOf(ctx); err == nil {
+		if err := s.implicitCommit(); err != nil {
+			return err
+		}
+	}
+	b := tb.t.db.b
+	b.ddl.Lock()
+	defer b.ddl.Unlock()
+	t, err := tb.current()
+	if err != nil {
+		return err
+	}
+	o := t.sch.IndexOfColName(name)
+	if o < 0 {
+		return sql.ErrTableColumnNotFound.New(t.def.Name, name)
+	}
+	if order != nil || col.Type.String() != t.sch[o].Type.String() || col.Nullable != t.sch[o].Nullable {
+		return errNeedsRewrite
+	}
+	def := t.def.clone()
+	cd := &def.Columns[o]
+	cd.Name, cd.Comment, cd.AutoIncrement, cd.Default, cd.OnUpdate = col.Name, col.Comment, col.AutoIncrement, "", ""
+	if col.Default != nil {
+		cd.Default = col.Default.String()
+	}
+	if col.OnUpdate != nil {
+		cd.OnUpdate = col.OnUpdate.String()
+	}
+	mdl, err := b.exclusiveMDL(t)
+	if err != nil {
+		return err
+	}
+	defer mdl.Rollback()
+	_, err = t.db.replaceTable(ctx, t, def)
+	return err
+}
+
+// ShouldRewriteTable implements sql.RewritableTable: always (ALT-1).
+func (tb *Table) ShouldRewriteTable(*sql.Context, sql.PrimaryKeySchema, sql.PrimaryKeySchema, *sql.Column, *sql.Column) bool {
+	return true
+}
+
+// RewriteInserter implements sql.RewritableTable.
+func (tb *Table) RewriteInserter(ctx *sql.Context, oldSch, newSch sql.PrimaryKeySchema, oldCol, newCol *sql.Column, idxCols []sql.IndexColumn) (sql.RowInserter, error) {
+	if idxCols != nil {
+		return nil, sql.ErrUnsupportedFeature.New("changing the primary key of a table")
+	}
+	if s, err := sessionOf(ctx); err == nil {
+		if err := s.implicitCommit(); err != nil {
+			return nil, err
+		}
+	}
+	b := tb.t.db.b
+	b.ddl.Lock()
+	unlock := true
+	defer func() {
+		if unlock {
+			b.ddl.Unlock()
+		}
+	}()
+	old, err := tb.current()
+	if err != nil {
+		return nil, err
+	}
+	def, err := rewrittenDef(old, newSch, oldCol, newCol)
+	if err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	def.ID = b.nextTID
+	b.nextTID++
+	b.mu.Unlock()
+	if _, err := openTableDef(ctx, old.db, def, nil); err != nil {
+		return nil, err
+	}
+	mdl, err := b.exclusiveMDL(old)
+	if err != nil {
+		return nil, err
+	}
+	rw := &rewriter{b: b, old: old, def: def, mdl: mdl}
+	if _, err := b.db.CreateKeyspace(primaryKeyspace(def.ID)); err != nil {
+		rw.abort()
+		return nil, err
+	}
+	for _, ix := range def.Indexes {
+		if _, err := b.db.CreateKeyspace(indexKeyspace(def.ID, ix.ID)); err != nil {
+			rw.abort()
+			return nil, err
+		}
+	}
+	if rw.nt, err = openTable(ctx, old.db, def); err != nil {
+		rw.abort()
+		return nil, err
+	}
+	old.ctr.mu.Lock()
+	rw.nt.ctr.autoNext, rw.nt.ctr.autoInit = old.ctr.autoNext, old.ctr.autoInit
+	old.ctr.mu.Unlock()
+	rw.nt.ctr.rowsCounted = true
+	unlock = false // held until Close or DiscardChanges
+	return rw, nil
+}
+
+// rewrittenDef maps old's definition onto the new schema: columns by name
+// (oldCol renamed to newCol), indexes losing dropped columns (and vanishing
+// when none is left), foreign keys kept.
+func rewrittenDef(old *table, newSch sql.PrimaryKeySchema, oldCol, newCol *sql.Column) (*tableDef, error) {
+	def := old.def.clone()
+	coll, _ := sql.ParseCollation("", def.Collation, false)
+	if def.Collation == "" {
+		coll = sql.Collation_Default
+	}
+	def.Columns = nil
+	for _, c := range newSch.Schema {
+		typStr := c.Type.String()
+		if tc, ok := c.Type.(sql.TypeWithCollation); ok {
+			typStr = tc.StringWithTableCollation(coll)
+		}
+		cd := columnDef{Name: c.Name, Type: typStr, Nullable: c.Nullable, AutoIncrement: c.AutoIncrement, Comment: c.Comment}
+		if c.Default != nil {
+			cd.Default = c.Default.String()
+		}
+		if c.OnUpdate != nil {
+			cd.OnUpdate = c.OnUpdate.String()
+		}
+		def.Columns = append(def.Columns, cd)
+	}
+	def.PK = append([]int{}, newSch.PkOrdinals...)
+	newName := func(o int) string {
+		name := old.sch[o].Name
+		if oldCol != nil && newCol != nil && strings.EqualFold(name, oldCol.Name) {
+			return newCol.Name
+		}
+		return name
+	}
+	def.Indexes = nil
+	for _, ix := range old.def.Indexes {
+		var cols []int
+		for _, o := range ix.Columns {
+			if n := newSch.Schema.IndexOfColName(newName(o)); n >= 0 {
+				cols = append(cols, n)
+			}
+		}
+		if len(cols) > 0 {
+			ix.Columns = cols
+			def.Indexes = append(def.Indexes, ix)
+		}
+	}
+	def.RowEstimate = 0
+	return def, nil
+}
+
+// rewriter is the RowInserter of a table rewrite.
+type rewriter struct {
+	b    *Backend
+	old  *table
+	def  *tableDef
+	nt   *table
+	mdl  *engine.Tx
+	tx   *engine.Tx
+	n    int
+	done bool
+}
+
+const rewriteBatch = 1000
+
+func (rw *rewriter) StatementBegin(*sql.Context)          {}
+func (rw *rewriter) StatementComplete(*sql.Context) error { return nil }
+
+func (rw *rewriter) Insert(ctx *sql.Context, row sql.Row) error {
+	if rw.tx == nil {
+		rw.tx = rw.b.db.Begin()
+	}
+	e := &editor{t: rw.nt}
+	if err := e.insert(ctx, rw.tx, row); err != nil {
+		return mapEngineErr(err)
+	}
+	rw.nt.ctr.rows.Add(1)
+	if rw.n++; rw.n%rewriteBatch == 0 {
+		err := rw.tx.Commit()
+		rw.tx = nil
+		return mapEngineErr(err)
+	}
+	return nil
+}
+
+// DiscardChanges abandons the rewrite: the new keyspaces go, the old
+// table stays.
+func (rw *rewriter) DiscardChanges(ctx *sql.Context, cause error) error {
+	rw.abort()
+	return nil
+}
+
+func (rw *rewriter) abort() {
+	if rw.done {
+		return
+	}
+	rw.done = true
+	if rw.tx != nil {
+		rw.tx.Rollback()
+	}
+	for _, ix := range rw.def.Indexes {
+		rw.b.db.DropKeyspace(indexKeyspace(rw.def.ID, ix.ID))
+	}
+	rw.b.db.DropKeyspace(primaryKeyspace(rw.def.ID))
+	rw.mdl.Rollback()
+	rw.b.ddl.Unlock()
+}
+
+// Close publishes the rewritten table (ALT-3).
+func (rw *rewriter) Close(ctx *sql.Context) error {
+	if rw.done {
+		return nil
+	}
+	if rw.tx != nil {
+		if err := rw.tx.Commit(); err != nil {
+			rw.tx = nil
+			rw.abort()
+			return mapEngineErr(err)
+		}
+		rw.tx = nil
+	}
+	d := rw.old.db
+	if err := rw.b.writeCatalog(map[string][]byte{
+		string(tableKey(d.name, rw.def.Name)): encodeJSON(rw.def),
+		"seq":                                 seqValue(rw.def.ID + 1),
+	}); err != nil {
+		rw.abort()
+		return err
+	}
+	rw.done = true
+	d.mu.Lock()
+	d.tables[strings.ToLower(rw.def.Name)] = rw.nt
+	d.mu.Unlock()
+	err := rw.old.dropKeyspaces()
+	rw.mdl.Rollback()
+	rw.b.ddl.Unlock()
+	return err
+}
