@@ -92,9 +92,13 @@ func (f *Frame) Data() []byte { return f.data }
 // Options configure a pool.
 type Options struct {
 	Bytes int64 // pool size; at least minFrames pages
-	// EvictHook, if set, receives clean pages as they are evicted (BP-5).
-	// It must copy data before returning and must not block.
+	// EvictHook, if set, receives clean pages as they are evicted (BP-5),
+	// while the page is still in the page table (so no newer version of it
+	// can exist yet). It must copy data before returning and must not block.
 	EvictHook func(id page.ID, data []byte)
+	// DirtyHook, if set, is told when a clean page becomes dirty, before the
+	// change can be read by anyone (the BPE drops its copy).
+	DirtyHook func(id page.ID)
 	// MaxDirtyPct starts background flushing above this share of dirty frames.
 	MaxDirtyPct int
 }
@@ -316,12 +320,12 @@ func (f *Frame) tryEvict(p *Pool) bool {
 		s.mu.Unlock()
 		return false
 	}
-	delete(s.table, id)
-	f.id.Store(uint64(noPage))
-	s.mu.Unlock()
 	if p.opts.EvictHook != nil {
 		p.opts.EvictHook(id, f.data)
 	}
+	delete(s.table, id)
+	f.id.Store(uint64(noPage))
+	s.mu.Unlock()
 	return true
 }
 
@@ -329,7 +333,8 @@ func (f *Frame) tryEvict(p *Pool) bool {
 // now carries a change logged at lsn (BP-4).
 func (p *Pool) MarkDirty(f *Frame, lsn page.LSN) {
 	f.mu.Lock()
-	if !f.mu.dirty {
+	becameDirty := !f.mu.dirty
+	if becameDirty {
 		f.mu.dirty = true
 		f.mu.recLSN = lsn
 		p.dirty.Add(1)
@@ -338,6 +343,9 @@ func (p *Pool) MarkDirty(f *Frame, lsn page.LSN) {
 		f.mu.pendingRecLSN = lsn
 	}
 	f.mu.Unlock()
+	if becameDirty && p.opts.DirtyHook != nil {
+		p.opts.DirtyHook(page.ID(f.id.Load()))
+	}
 }
 
 // pinIfCached pins f if it still holds a page (for flushers walking frames).

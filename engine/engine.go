@@ -33,6 +33,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"strata/bpe"
 	"strata/btree"
 	"strata/bufpool"
 	"strata/mtr"
@@ -86,6 +87,7 @@ type DB struct {
 	log     *wal.Log
 	store   *pagestore.Store
 	pool    *bufpool.Pool
+	bpe     *bpe.Cache // nil without --bpe-path
 	mtrs    *mtr.Manager
 	alloc   allocator
 	locks   *txn.LockManager
@@ -151,7 +153,19 @@ func (db *DB) open(kernelAtomic bool) error {
 	if len(repaired) > 0 {
 		slog.Warn("repaired torn pages from the doublewrite area", "pages", repaired)
 	}
-	if db.pool, err = bufpool.New(db.store, nil, db.log, bufpool.Options{Bytes: db.opts.BufferPoolBytes, MaxDirtyPct: db.opts.MaxDirtyPct}); err != nil {
+	poolOpts := bufpool.Options{Bytes: db.opts.BufferPoolBytes, MaxDirtyPct: db.opts.MaxDirtyPct}
+	var src bufpool.PageSource
+	if db.bpe, err = db.opts.openBPE(db.store); err != nil {
+		return err
+	}
+	if db.bpe != nil {
+		src, poolOpts.EvictHook, poolOpts.DirtyHook = db.bpe, db.bpe.Admit, db.bpe.Invalidate
+		st := db.bpe.Stats()
+		slog.Info("buffer pool extension", "slots", st.Slots, "index_bytes", st.IndexBytes,
+			"index_pct_of_pool", fmt.Sprintf("%.2f", 100*float64(st.IndexBytes)/float64(db.opts.BufferPoolBytes)),
+			"warm_pages", st.Used, "admission", db.opts.BPEAdmission)
+	}
+	if db.pool, err = bufpool.New(db.store, src, db.log, poolOpts); err != nil {
 		return err
 	}
 	end, err := db.log.Replay(func(lsn page.LSN, typ byte, payload []byte) error {
@@ -524,6 +538,11 @@ func (db *DB) Close() error {
 	db.wg.Wait()
 	err := db.checkpoint(true)
 	db.pool.Close()
+	if db.bpe != nil {
+		if e := db.bpe.Close(); e != nil {
+			slog.Warn("closing the buffer pool extension", "err", e)
+		}
+	}
 	if e := db.log.Close(); err == nil {
 		err = e
 	}
@@ -550,7 +569,18 @@ func (db *DB) Abandon() {
 	close(db.stop)
 	db.wg.Wait()
 	db.pool.Close()
+	if db.bpe != nil {
+		db.bpe.Abandon()
+	}
 	db.log.Close()
+}
+
+// ResizeBPE changes the buffer pool extension's size online (0: off).
+func (db *DB) ResizeBPE(bytes int64) error {
+	if db.bpe == nil {
+		return errors.New("engine: no buffer pool extension configured (--bpe-path)")
+	}
+	return db.bpe.Resize(bytes)
 }
 
 // CheckIntegrity verifies every keyspace's B+tree and returns the number of

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"strata/bpe"
 	"strata/page"
 	"strata/pagestore"
 	"strata/volume"
@@ -43,6 +44,16 @@ type Options struct {
 	VolumeMBps    int
 	VolumeLatency time.Duration
 	VolumeAtomic  bool
+	// BPEPath is the buffer pool extension file on the local SSD; with it
+	// the BPE can be sized online (ResizeBPE) even if BPEBytes is 0.
+	BPEPath string
+	// BPEBytes is the BPE capacity (0: off).
+	BPEBytes int64
+	// BPEAdmission is the BPE admission policy: "all" (default) or "second".
+	BPEAdmission string
+	// BPEVolume replaces BPEPath with a given volume (tests).
+	BPEVolume volume.Volume
+
 	// DisableDirectIO opens volume files without O_DIRECT (for filesystems
 	// such as tmpfs that refuse it).
 	DisableDirectIO bool
@@ -176,4 +187,35 @@ func (o *Options) validate() error {
 		return errors.New("--volume-atomic declares an emulated volume atomic: it needs --emulate-volume")
 	}
 	return nil
+}
+
+// openBPE opens the buffer pool extension in front of store, if configured.
+func (o *Options) openBPE(store *pagestore.Store) (*bpe.Cache, error) {
+	if o.BPEBytes < 0 {
+		return nil, fmt.Errorf("engine: negative BPE size")
+	}
+	vol := o.BPEVolume
+	var truncate func(int64) error
+	index := ""
+	if vol == nil {
+		if o.BPEPath == "" {
+			if o.BPEBytes > 0 {
+				return nil, fmt.Errorf("engine: a BPE size needs a BPE path")
+			}
+			return nil, nil
+		}
+		if err := os.MkdirAll(filepath.Dir(o.BPEPath), 0o755); err != nil {
+			return nil, fmt.Errorf("bpe: %w", err)
+		}
+		fv, err := volume.OpenFile(o.BPEPath, volume.FileOptions{Direct: !o.DisableDirectIO})
+		if err != nil {
+			return nil, fmt.Errorf("bpe: %w", err)
+		}
+		vol = fv
+		path := o.BPEPath
+		truncate = func(n int64) error { return os.Truncate(path, n) }
+		index = o.BPEPath + ".index"
+	}
+	return bpe.Open(store, bpe.Options{Volume: vol, Truncate: truncate, IndexPath: index,
+		Bytes: o.BPEBytes, Admission: o.BPEAdmission})
 }

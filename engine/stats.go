@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strata/bpe"
 	"time"
 
 	"strata/bufpool"
@@ -13,6 +14,7 @@ import (
 // STATUS and Prometheus metrics by the server).
 type Stats struct {
 	Pool       bufpool.Stats
+	BPE        bpe.Stats // zero without a BPE
 	Log        wal.Stats
 	Pages      pagestore.Stats
 	LogVolume  volume.MeteredStats
@@ -26,7 +28,12 @@ type Stats struct {
 
 // Stats returns the current counters.
 func (db *DB) Stats() Stats {
+	var bs bpe.Stats
+	if db.bpe != nil {
+		bs = db.bpe.Stats()
+	}
 	return Stats{
+		BPE:  bs,
 		Pool: db.pool.Stats(), Log: db.log.Stats(), Pages: db.store.Stats(),
 		LogVolume: db.logVol.Stats(), DataVolume: db.dataVol.Stats(),
 		Commits: db.commits.Load(), Rollbacks: db.rollbacks.Load(), RecoveredRecords: db.recoveredRecords.Load(),
