@@ -282,11 +282,17 @@ func (c *Cache) Read(id page.ID, buf []byte) error {
 	if page.IsZero(buf) || page.Verify(buf, id) != nil || uint32(page.LSNOf(buf)) != lsn {
 		// Overwritten since the lookup, or damaged: drop it if still ours.
 		c.mu.Lock()
-		if c.lookup(pid) == slot && c.lsnOf[slot] == lsn {
+		still := c.lookup(pid) == slot && c.lsnOf[slot] == lsn
+		if still {
 			c.remove(pid)
 			c.invalidations.Add(1)
 		}
 		c.mu.Unlock()
+		if still && page.IsZero(buf) {
+			// A published slot reads back as zeros: the file was truncated
+			// or replaced under us.
+			c.fail(fmt.Errorf("slot %d of page %d reads back empty (file truncated or replaced?)", slot, id))
+		}
 		c.misses.Add(1)
 		return c.src.Read(id, buf)
 	}

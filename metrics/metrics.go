@@ -8,13 +8,15 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"strata/bpe"
 	"strata/engine"
 )
 
 // Collector is a prometheus.Collector over an open engine.
 type Collector struct {
-	db    *engine.DB
-	descs map[string]*prometheus.Desc
+	db     *engine.DB
+	descs  map[string]*prometheus.Desc
+	bpeLat *prometheus.Desc
 }
 
 type sample struct {
@@ -57,6 +59,16 @@ func samples(s engine.Stats) []sample {
 		c("strata_rollbacks_total", "Rolled back transactions.", s.Rollbacks),
 		c("strata_lock_waits_total", "Row lock waits.", s.LockWaits),
 		c("strata_deadlocks_total", "Deadlocks detected.", s.Deadlocks),
+		g("strata_bpe_slots", "Buffer pool extension capacity in 16 KiB pages (0: off or disabled).", s.BPE.Slots),
+		g("strata_bpe_pages", "Pages held by the buffer pool extension.", s.BPE.Used),
+		g("strata_bpe_index_bytes", "Memory of the buffer pool extension's index.", s.BPE.IndexBytes),
+		c("strata_bpe_hits_total", "Pool misses served by the buffer pool extension.", s.BPE.Hits),
+		c("strata_bpe_misses_total", "Pool misses the buffer pool extension could not serve.", s.BPE.Misses),
+		c("strata_bpe_admissions_total", "Pages written into the buffer pool extension.", s.BPE.Admissions),
+		c("strata_bpe_rejections_total", "Evicted pages not admitted (policy or full write queue).", s.BPE.Rejections),
+		c("strata_bpe_evictions_total", "Pages dropped from the buffer pool extension to make room.", s.BPE.Evictions),
+		c("strata_bpe_invalidations_total", "Buffer pool extension copies dropped because the page changed.", s.BPE.Invalidations),
+		c("strata_bpe_failures_total", "I/O errors that disabled the buffer pool extension.", s.BPE.Failures),
 		c("strata_lock_timeouts_total", "Row lock wait timeouts.", s.LockTimeouts),
 	}
 	for role, st := range map[string]struct{ r, w, s, br, bw int64 }{
@@ -73,9 +85,22 @@ func samples(s engine.Stats) []sample {
 	return out
 }
 
+// HitRatios returns the pool hit ratio (hits / page requests) and the
+// BPE hit ratio (BPE hits / pool misses), 0 when there were none.
+func HitRatios(s engine.Stats) (pool, bpe float64) {
+	if n := s.Pool.Hits + s.Pool.Misses; n > 0 {
+		pool = float64(s.Pool.Hits) / float64(n)
+	}
+	if n := s.BPE.Hits + s.BPE.Misses; n > 0 {
+		bpe = float64(s.BPE.Hits) / float64(n)
+	}
+	return pool, bpe
+}
+
 // NewCollector returns a collector for db.
 func NewCollector(db *engine.DB) *Collector {
-	col := &Collector{db: db, descs: map[string]*prometheus.Desc{}}
+	col := &Collector{db: db, descs: map[string]*prometheus.Desc{},
+		bpeLat: prometheus.NewDesc("strata_bpe_read_seconds", "Latency of reads from the buffer pool extension.", nil, nil)}
 	for _, s := range samples(engine.Stats{}) {
 		var labels []string
 		if len(s.labels) > 0 {
@@ -88,6 +113,7 @@ func NewCollector(db *engine.DB) *Collector {
 
 // Describe implements prometheus.Collector.
 func (col *Collector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- col.bpeLat
 	for _, d := range col.descs {
 		ch <- d
 	}
@@ -95,7 +121,16 @@ func (col *Collector) Describe(ch chan<- *prometheus.Desc) {
 
 // Collect implements prometheus.Collector.
 func (col *Collector) Collect(ch chan<- prometheus.Metric) {
-	for _, s := range samples(col.db.Stats()) {
+	st := col.db.Stats()
+	buckets := map[float64]uint64{}
+	var cum uint64
+	for i, b := range bpe.LatencyBounds() {
+		cum += uint64(st.BPE.ReadLatency[i])
+		buckets[b.Seconds()] = cum
+	}
+	ch <- prometheus.MustNewConstHistogram(col.bpeLat, uint64(st.BPE.ReadsBPE),
+		float64(st.BPE.ReadLatencySumNanos)/1e9, buckets)
+	for _, s := range samples(st) {
 		t := prometheus.GaugeValue
 		if s.counter {
 			t = prometheus.CounterValue

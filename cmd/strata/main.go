@@ -80,8 +80,9 @@ func run(args []string) error {
 	mbps := fs.Int("volume-mbps", 0, "override the profile's MiB/s")
 	lat := fs.Duration("volume-latency", 0, "override the profile's base latency")
 	atomic := fs.Bool("volume-atomic", false, "declare the emulated volume atomic for whole pages")
-	bpePath := fs.String("bpe-path", "", "buffer pool extension file (issue 4)")
-	bpeSize := fs.String("bpe-size", "0", "buffer pool extension size (0 = off; issue 4)")
+	bpePath := fs.String("bpe-path", "", "buffer pool extension file on the local SSD (default DATADIR/bpe/bpe.cache)")
+	bpeSize := fs.String("bpe-size", "0", "buffer pool extension size (0 = off; SET GLOBAL strata_bpe_size changes it online)")
+	bpeAdmission := fs.String("bpe-admission", "all", "BPE admission policy: all (every clean eviction) or second (second eviction)")
 	noDirect := fs.Bool("disable-direct-io", false, "open volume files without O_DIRECT (tmpfs)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -97,17 +98,20 @@ func run(args []string) error {
 	if err != nil {
 		return fmt.Errorf("--log-capacity: %w", err)
 	}
-	if b, err := parseSize(*bpeSize); err != nil {
+	bpeBytes, err := parseSize(*bpeSize)
+	if err != nil {
 		return fmt.Errorf("--bpe-size: %w", err)
-	} else if b > 0 || *bpePath != "" {
-		slog.Warn("the buffer pool extension is not built yet (issue 4): --bpe-path/--bpe-size ignored")
+	}
+	if *bpePath == "" {
+		*bpePath = filepath.Join(*datadir, "bpe", "bpe.cache")
 	}
 	if err := os.MkdirAll(*datadir, 0o755); err != nil {
 		return fmt.Errorf("--datadir: %w", err)
 	}
 	opts := engine.Options{Dir: *datadir, LogDir: *logDir, DataDirs: dataDirs, BufferPoolBytes: poolBytes,
 		LogCapacity: logBytes, AsyncCommit: !*syncCommit, TornWriteProtection: *tornWrite, Emulate: *emulate,
-		VolumeIOPS: *iops, VolumeMBps: *mbps, VolumeLatency: *lat, VolumeAtomic: *atomic, DisableDirectIO: *noDirect}
+		VolumeIOPS: *iops, VolumeMBps: *mbps, VolumeLatency: *lat, VolumeAtomic: *atomic, DisableDirectIO: *noDirect,
+		BPEPath: *bpePath, BPEBytes: bpeBytes, BPEAdmission: *bpeAdmission}
 	start := time.Now()
 	db, err := engine.Open(opts)
 	if err != nil {

@@ -7,6 +7,7 @@ package server
 
 import (
 	"fmt"
+	"math"
 	"net"
 	"sync/atomic"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 
 	"strata/engine"
+	"strata/page"
 	"strata/metrics"
 	"strata/mysql/backend"
 )
@@ -44,6 +46,7 @@ func New(db *engine.DB, cfg Config) (*Server, error) {
 	}
 	e := sqle.NewDefault(b)
 	installStatus(b)
+	installVariables(b)
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return nil, err
@@ -102,13 +105,16 @@ func (r *statusRegistry) NewGlobalMap() map[string]sql.StatusVarValue {
 	for name, v := range status(b) {
 		m[name] = &constStatus{name: name, val: v}
 	}
+	pool, bpeRatio := metrics.HitRatios(b.Engine().Stats())
+	m["Strata_pool_hit_ratio"] = &constStatus{name: "Strata_pool_hit_ratio", val: pool}
+	m["Strata_bpe_hit_ratio"] = &constStatus{name: "Strata_bpe_hit_ratio", val: bpeRatio}
 	return m
 }
 
 // constStatus is a read-only status value.
 type constStatus struct {
 	name string
-	val  int64
+	val  any // int64 or float64
 }
 
 func (c *constStatus) Increment(uint64) error { return fmt.Errorf("%s is read-only", c.name) }
@@ -119,7 +125,37 @@ func (c *constStatus) Copy() sql.StatusVarValue {
 	return &cp
 }
 func (c *constStatus) Variable() sql.StatusVariable {
+	if _, ok := c.val.(float64); ok {
+		return &sql.MySQLStatusVariable{Name: c.name, Scope: sql.StatusVariableScope_Global, Type: types.Float64, Default: 0.0}
+	}
 	return &sql.MySQLStatusVariable{Name: c.name, Scope: sql.StatusVariableScope_Global, Type: types.Int64, Default: int64(0)}
+}
+
+// installVariables registers the server's own system variables: SET
+// GLOBAL strata_bpe_size = N resizes the buffer pool extension online.
+func installVariables(b *backend.Backend) {
+	size := b.Engine().Stats().BPE.Slots * page.Size
+	sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{&sql.MysqlSystemVariable{
+		Name:    "strata_bpe_size",
+		Scope:   sql.GetMysqlScope(sql.SystemVariableScope_Global),
+		Dynamic: true,
+		Type:    types.NewSystemIntType("strata_bpe_size", 0, math.MaxInt64, false),
+		Default: size,
+		NotifyChanged: func(ctx *sql.Context, _ sql.SystemVariableScope, v sql.SystemVarValue) error {
+			cur := installed.Load()
+			if cur == nil {
+				return fmt.Errorf("no server")
+			}
+			n, ok := v.Val.(int64)
+			if !ok {
+				return fmt.Errorf("strata_bpe_size: want an integer, got %T", v.Val)
+			}
+			if err := cur.Engine().ResizeBPE(n); err != nil {
+				return mysql.NewSQLError(mysql.ERWrongValueForVar, "42000", "strata_bpe_size: %v", err)
+			}
+			return nil
+		},
+	}})
 }
 
 // status is the engine's counters plus the SQL layer's row counters.
