@@ -18,9 +18,9 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 
 	"strata/engine"
-	"strata/page"
 	"strata/metrics"
 	"strata/mysql/backend"
+	"strata/page"
 )
 
 // Config is the listener's configuration.

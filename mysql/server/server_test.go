@@ -360,3 +360,63 @@ SHOW GLOBAL STATUS LIKE 'Strata_commits';
 		t.Fatalf("duplicate through the client: %v %s", err, out)
 	}
 }
+
+// TestBPEThroughSQL: SET GLOBAL strata_bpe_size resizes the buffer pool
+// extension online (0 disables it), and SHOW GLOBAL STATUS reports it.
+func TestBPEThroughSQL(t *testing.T) {
+	db, err := engine.Open(engine.Options{Dir: t.TempDir(), BufferPoolBytes: 1 << 20, LogCapacity: 32 << 20,
+		DisableDirectIO: true, BPEPath: t.TempDir() + "/bpe.cache"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(db, Config{Addr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Start()
+	ts := &testServer{t: t, db: db, srv: srv}
+	t.Cleanup(ts.stop)
+	mustExec(t, ts.open(""), "CREATE DATABASE b")
+	c := ts.open("b")
+	mustExec(t, c, "CREATE TABLE t (id INT PRIMARY KEY, pad VARCHAR(250))")
+	for i := 0; i < 4000; i += 200 {
+		q := "INSERT INTO t VALUES "
+		for j := i; j < i+200; j++ {
+			if j > i {
+				q += ","
+			}
+			q += fmt.Sprintf("(%d, REPEAT('x', 240))", j)
+		}
+		mustExec(t, c, q)
+	}
+	status := func(name string) string {
+		var n, v string
+		if err := c.QueryRow("SHOW GLOBAL STATUS LIKE '" + name + "'").Scan(&n, &v); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return v
+	}
+	if status("Strata_bpe_slots") != "0" {
+		t.Fatal("BPE on before it was sized")
+	}
+	mustExec(t, c, "SET GLOBAL strata_bpe_size = 8388608")
+	if got := status("Strata_bpe_slots"); got != "512" {
+		t.Fatalf("after SET GLOBAL: %s slots", got)
+	}
+	for round := 0; round < 3; round++ {
+		if n := queryInts(t, c, "SELECT COUNT(*) FROM t WHERE id BETWEEN 0 AND 4000"); n[0] != 4000 {
+			t.Fatal(n)
+		}
+	}
+	if status("Strata_bpe_hits") == "0" {
+		t.Fatal("no BPE hits with a 1 MiB pool and a ~1.3 MiB table")
+	}
+	t.Logf("pool hit ratio %s, bpe hit ratio %s", status("Strata_pool_hit_ratio"), status("Strata_bpe_hit_ratio"))
+	mustExec(t, c, "SET GLOBAL strata_bpe_size = 0")
+	if n := queryInts(t, c, "SELECT COUNT(*) FROM t WHERE id BETWEEN 0 AND 4000"); n[0] != 4000 {
+		t.Fatal(n)
+	}
+	if got := status("Strata_bpe_slots"); got != "0" {
+		t.Fatalf("after SET GLOBAL 0: %s slots", got)
+	}
+}
