@@ -391,7 +391,7 @@ func TestBPEThroughSQL(t *testing.T) {
 	}
 	status := func(name string) string {
 		var n, v string
-		if err := c.QueryRow("SHOW GLOBAL STATUS LIKE '" + name + "'").Scan(&n, &v); err != nil {
+		if err := c.QueryRow("SHOW GLOBAL STATUS LIKE '"+name+"'").Scan(&n, &v); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		return v
