@@ -4,6 +4,7 @@
 #
 #   bench/bpe.sh [--pool 64M] [--bpe 1G] [--profile gp3] [--tables 8] [--table-size 250000]
 #                [--threads 16] [--time 40] [--warmup 20] [--workloads "oltp_read_only ..."]
+#                [--configs "off on on-second"]
 #
 # The data set is prepared once (no emulation, large pool) and copied back
 # before every run; each workload runs BPE off, then BPE on. The BPE file
@@ -16,6 +17,7 @@ ROOT=$(cd "$HERE/.." && pwd)
 DIR=${BENCH_DIR:-/var/tmp/strata-bench}
 POOL=64M; BPE=1G; PROFILE=gp3; TABLES=8; TABLE_SIZE=250000; THREADS=16; TIME=40; WARMUP=20
 WORKLOADS="oltp_read_only oltp_write_only oltp_read_write"
+CONFIGS="off on"   # off, on (admission all), on-second (admission on second eviction)
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--pool) POOL=$2; shift 2 ;;
@@ -27,6 +29,7 @@ while [ $# -gt 0 ]; do
 	--time) TIME=$2; shift 2 ;;
 	--warmup) WARMUP=$2; shift 2 ;;
 	--workloads) WORKLOADS=$2; shift 2 ;;
+	--configs) CONFIGS=$2; shift 2 ;;
 	*) echo "unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -73,12 +76,14 @@ val() { awk -v k="$1" '$1==k {print $2}' "$2"; }
 echo "| workload | BPE | QPS | p95 ms | pool hit ratio | BPE hit ratio | data volume read IOPS | write IOPS |" >"$RES/summary.md"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- |" >>"$RES/summary.md"
 for w in $WORKLOADS; do
-	for bpe in off on; do
+	for bpe in $CONFIGS; do
 		RUN=$DIR/bpe-run
 		rm -rf "$RUN" "$DIR/bpe.cache" "$DIR/bpe.cache.index"
 		mkdir -p "$RUN"; cp -a "$BASE/d" "$RUN/d"
-		size=0; [ $bpe = on ] && size=$BPE
-		start "$RUN/d" --buffer-pool-size "$POOL" --emulate-volume "$PROFILE" --bpe-path "$DIR/bpe.cache" --bpe-size "$size"
+		size=0; [ $bpe != off ] && size=$BPE
+		adm=all; [ $bpe = on-second ] && adm=second
+		start "$RUN/d" --buffer-pool-size "$POOL" --emulate-volume "$PROFILE" --bpe-path "$DIR/bpe.cache" \
+			--bpe-size "$size" --bpe-admission $adm
 		opts=(--threads="$THREADS" --rand-type=special --rand-spec-pct=15)
 		SB "$w" "${opts[@]}" --time="$WARMUP" run >/dev/null
 		STATUS >"$RES/$w.$bpe.before"
