@@ -73,6 +73,7 @@ type Stats struct {
 	Hits, Misses, Admissions      int64
 	Rejections, Evictions         int64
 	Invalidations, Failures       int64
+	Retained                      int64                         // evicted pages whose identical copy was already held
 	ReadLatency                   [len(latencyBounds) + 1]int64 // histogram buckets
 	ReadLatencySumNanos, ReadsBPE int64
 }
@@ -117,6 +118,7 @@ type Cache struct {
 	done     chan struct{}
 
 	hits, misses, admissions, rejections, evictions, invalidations, failures atomic.Int64
+	retained                                                                 atomic.Int64
 	lat                                                                      [len(latencyBounds) + 1]atomic.Int64
 	latSum, bpeReads                                                         atomic.Int64
 }
@@ -324,6 +326,13 @@ func (c *Cache) Admit(id page.ID, data []byte) {
 	if c.disabled || c.slots == 0 || c.closed {
 		return
 	}
+	// The same version is already here (a page read from the BPE and
+	// evicted unchanged: same id, same LSN, so same bytes): keep it.
+	if slot := c.lookup(pid); slot >= 0 && c.lsnOf[slot] == uint32(page.LSNOf(data)) && c.pending[pid] == nil {
+		c.ref[slot] = 1
+		c.retained.Add(1)
+		return
+	}
 	// The page about to be written replaces any older copy (BPE-2).
 	if c.remove(pid) {
 		c.invalidations.Add(1)
@@ -519,7 +528,7 @@ func (c *Cache) Stats() Stats {
 	c.mu.Unlock()
 	st.Hits, st.Misses, st.Admissions = c.hits.Load(), c.misses.Load(), c.admissions.Load()
 	st.Rejections, st.Evictions = c.rejections.Load(), c.evictions.Load()
-	st.Invalidations, st.Failures = c.invalidations.Load(), c.failures.Load()
+	st.Invalidations, st.Failures, st.Retained = c.invalidations.Load(), c.failures.Load(), c.retained.Load()
 	for i := range c.lat {
 		st.ReadLatency[i] = c.lat[i].Load()
 	}

@@ -65,6 +65,7 @@ func samples(s engine.Stats) []sample {
 		c("strata_bpe_hits_total", "Pool misses served by the buffer pool extension.", s.BPE.Hits),
 		c("strata_bpe_misses_total", "Pool misses the buffer pool extension could not serve.", s.BPE.Misses),
 		c("strata_bpe_admissions_total", "Pages written into the buffer pool extension.", s.BPE.Admissions),
+		c("strata_bpe_retained_total", "Evicted pages whose identical copy the buffer pool extension already held.", s.BPE.Retained),
 		c("strata_bpe_rejections_total", "Evicted pages not admitted (policy or full write queue).", s.BPE.Rejections),
 		c("strata_bpe_evictions_total", "Pages dropped from the buffer pool extension to make room.", s.BPE.Evictions),
 		c("strata_bpe_invalidations_total", "Buffer pool extension copies dropped because the page changed.", s.BPE.Invalidations),
