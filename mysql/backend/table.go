@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/planbuilder"
 	"github.com/dolthub/vitess/go/mysql"
 
@@ -432,8 +433,9 @@ type keyRange struct{ lo, hi []byte }
 
 type partition struct {
 	ranges []keyRange
-	ix     *index // nil: the clustered keyspace
+	ix     *index         // nil: the clustered keyspace
 	rev    bool
+	filter sql.Expression // rows must match it (inexact ranges), or nil
 }
 
 func (p *partition) Key() []byte { return []byte("p") }
@@ -481,9 +483,10 @@ func (tb *Table) IndexedAccess(ctx *sql.Context, lookup sql.IndexLookup) sql.Ind
 	return &nt
 }
 
-// PreciseMatch implements sql.IndexAddressable: ranges are mapped to key
-// ranges conservatively (a superset), so go-mysql-server keeps its filters.
-func (tb *Table) PreciseMatch() bool { return false }
+// PreciseMatch implements sql.IndexAddressable: a lookup returns exactly
+// the rows in its ranges (exact key ranges, or a superset filtered by the
+// ranges in the backend), so go-mysql-server may drop those filters.
+func (tb *Table) PreciseMatch() bool { return true }
 
 // LookupPartitions implements sql.IndexedTable.
 func (tb *Table) LookupPartitions(ctx *sql.Context, lookup sql.IndexLookup) (sql.PartitionIter, error) {
@@ -501,13 +504,30 @@ func (tb *Table) LookupPartitions(ctx *sql.Context, lookup sql.IndexLookup) (sql
 		if idx.ix != nil {
 			cols = idx.ix.cols
 		}
+		exact := true
 		for _, r := range ranges {
-			kr, empty := tb.t.keyRange(ctx, cols, r)
+			kr, empty, ex := tb.t.keyRange(ctx, cols, r)
+			exact = exact && ex
 			if !empty {
 				part.ranges = append(part.ranges, kr)
 			}
 		}
 		part.ranges = mergeRanges(part.ranges)
+		if !exact {
+			// Some key range is a superset: filter rows by the ranges here,
+			// since go-mysql-server drops the filters a precise lookup covers.
+			ords := idx.extended() // ranges may cover the primary key columns too
+			exprs := make([]sql.Expression, len(ords))
+			for i, o := range ords {
+				c := tb.t.sch[o]
+				exprs[i] = expression.NewGetFieldWithTable(o, 0, c.Type, tb.t.db.name, tb.t.def.Name, c.Name, c.Nullable)
+			}
+			f, err := expression.NewRangeFilterExpr(exprs, ranges)
+			if err != nil {
+				return nil, err
+			}
+			part.filter = f
+		}
 	}
 	return sql.PartitionsToPartitionIter(part), nil
 }
@@ -533,12 +553,23 @@ func mergeRanges(rs []keyRange) []keyRange {
 }
 
 // keyRange maps one range over index columns cols to a key range that
-// contains every matching key (a superset where a bound cannot be encoded).
-func (t *table) keyRange(ctx *sql.Context, cols []int, r sql.MySQLRange) (keyRange, bool) {
+// contains every matching key. exact reports that it holds nothing else:
+// points on a prefix of the columns, then at most one column with bounds,
+// then unconstrained columns, every value encodable. An inexact range is
+// a superset; the lookup then filters rows itself (RangeFilterExpr).
+func (t *table) keyRange(ctx *sql.Context, cols []int, r sql.MySQLRange) (kr keyRange, empty, exact bool) {
 	var prefix []byte
+	unconstrained := func(rest sql.MySQLRange) bool {
+		for _, ce := range rest {
+			if ce.Type() != sql.RangeType_All {
+				return false
+			}
+		}
+		return true
+	}
 	for i, ce := range r {
 		if i >= len(cols) {
-			break
+			return keyRange{lo: prefix, hi: prefixEnd(prefix)}, false, unconstrained(r[i:])
 		}
 		c := t.cols[cols[i]]
 		_, lowNull := ce.LowerBound.(sql.BelowNull)
@@ -553,13 +584,15 @@ func (t *table) keyRange(ctx *sql.Context, cols []int, r sql.MySQLRange) (keyRan
 			if cmp, err := ce.Typ.Compare(ctx, lb.Key, ub.Key); err == nil && cmp == 0 {
 				k, err := c.appendKey(ctx, append([]byte{}, prefix...), lb.Key)
 				if err != nil {
-					break // superset: bounded by the prefix only
+					// Superset: bounded by the prefix only.
+					return keyRange{lo: prefix, hi: prefixEnd(prefix)}, false, false
 				}
 				prefix = k
 				continue
 			}
 		}
 		// The first column that is not a point bounds the range.
+		exact = unconstrained(r[i+1:])
 		lo := append([]byte{}, prefix...)
 		switch b := ce.LowerBound.(type) {
 		case sql.BelowNull:
@@ -568,13 +601,17 @@ func (t *table) keyRange(ctx *sql.Context, cols []int, r sql.MySQLRange) (keyRan
 		case sql.Below:
 			if k, err := c.appendKey(ctx, lo, b.Key); err == nil {
 				lo = k
+			} else {
+				exact = false
 			}
 		case sql.Above:
 			if k, err := c.appendKey(ctx, lo, b.Key); err == nil {
 				lo = prefixEnd(k)
+			} else {
+				exact = false
 			}
 		case sql.AboveAll:
-			return keyRange{}, true
+			return keyRange{}, true, true
 		}
 		hi := prefixEnd(prefix)
 		switch b := ce.UpperBound.(type) {
@@ -582,22 +619,26 @@ func (t *table) keyRange(ctx *sql.Context, cols []int, r sql.MySQLRange) (keyRan
 		case sql.Above:
 			if k, err := c.appendKey(ctx, append([]byte{}, prefix...), b.Key); err == nil {
 				hi = prefixEnd(k)
+			} else {
+				exact = false
 			}
 		case sql.Below:
 			if k, err := c.appendKey(ctx, append([]byte{}, prefix...), b.Key); err == nil {
 				hi = k
+			} else {
+				exact = false
 			}
 		case sql.AboveNull:
 			hi = append(append([]byte{}, prefix...), keyValue)
 		case sql.BelowNull:
-			return keyRange{}, true
+			return keyRange{}, true, true
 		}
 		if hi != nil && bytes.Compare(lo, hi) >= 0 {
-			return keyRange{}, true
+			return keyRange{}, true, true
 		}
-		return keyRange{lo: lo, hi: hi}, false
+		return keyRange{lo: lo, hi: hi}, false, exact
 	}
-	return keyRange{lo: prefix, hi: prefixEnd(prefix)}, false
+	return keyRange{lo: prefix, hi: prefixEnd(prefix)}, false, true
 }
 
 // ---- row iteration ----
@@ -686,6 +727,11 @@ func (ri *rowIter) load(ctx *sql.Context, key, val []byte) (sql.Row, bool, error
 		// The row may have changed since the index entry was read.
 		want, err := ix.entryKey(ctx, full, pk)
 		if err != nil || !bytes.Equal(want, key) {
+			return nil, false, err
+		}
+	}
+	if f := ri.part.filter; f != nil {
+		if ok, err := sql.EvaluateCondition(ctx, f, full); err != nil || !sql.IsTrue(ok) {
 			return nil, false, err
 		}
 	}
