@@ -433,7 +433,7 @@ type keyRange struct{ lo, hi []byte }
 
 type partition struct {
 	ranges []keyRange
-	ix     *index         // nil: the clustered keyspace
+	ix     *index // nil: the clustered keyspace
 	rev    bool
 	filter sql.Expression // rows must match it (inexact ranges), or nil
 }
