@@ -403,10 +403,12 @@ func TestBPEThroughSQL(t *testing.T) {
 	if got := status("Strata_bpe_slots"); got != "512" {
 		t.Fatalf("after SET GLOBAL: %s slots", got)
 	}
-	for round := 0; round < 3; round++ {
+	// The BPE fills asynchronously: scan until it serves (bounded).
+	for round := 0; round < 50 && (round < 3 || status("Strata_bpe_hits") == "0"); round++ {
 		if n := queryInts(t, c, "SELECT COUNT(*) FROM t WHERE id BETWEEN 0 AND 4000"); n[0] != 4000 {
 			t.Fatal(n)
 		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	if status("Strata_bpe_hits") == "0" {
 		t.Fatal("no BPE hits with a 1 MiB pool and a ~1.3 MiB table")
