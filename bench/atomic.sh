@@ -6,6 +6,12 @@
 #
 #   bench/atomic.sh [--pool 64M] [--profile gp3] [--mbps 40] [--tables 8] [--table-size 250000]
 #                   [--threads 16] [--time 40] [--warmup 20] [--workloads "oltp_write_only oltp_read_write"]
+#                   [--xfs [--iops 3000]]
+#
+# With --xfs the data volume is a real XFS filesystem on a loop device
+# throttled by the blkio cgroup (bench/cloudvol.sh: --iops, --mbps), where
+# atomic mode writes pages with pwritev2(RWF_ATOMIC); the redo log stays on
+# the local disk.
 #
 # Uses the data set bench/bpe.sh prepares (same options), copied back
 # before every run; each workload runs doublewrite, then atomic.
@@ -18,6 +24,7 @@ ROOT=$(cd "$HERE/.." && pwd)
 DIR=${BENCH_DIR:-/var/tmp/strata-bench}
 POOL=64M; PROFILE=gp3; MBPS=40; TABLES=8; TABLE_SIZE=250000; THREADS=16; TIME=40; WARMUP=20
 WORKLOADS="oltp_write_only oltp_read_write"
+XFS=0; IOPS=3000
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--pool) POOL=$2; shift 2 ;;
@@ -29,6 +36,8 @@ while [ $# -gt 0 ]; do
 	--time) TIME=$2; shift 2 ;;
 	--warmup) WARMUP=$2; shift 2 ;;
 	--workloads) WORKLOADS=$2; shift 2 ;;
+	--xfs) XFS=1; shift ;;
+	--iops) IOPS=$2; shift 2 ;;
 	*) echo "unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -37,16 +46,24 @@ BASE=$DIR/bpe-base
 if [ ! -f "$BASE/.prepared-$TABLES-$TABLE_SIZE" ]; then
 	"$HERE/bpe.sh" --tables "$TABLES" --table-size "$TABLE_SIZE" --workloads "" >/dev/null
 fi
-RES=$DIR/results-atomic
+RES=$DIR/results-atomic; [ $XFS = 1 ] && RES=$DIR/results-atomic-xfs
 BIN=$DIR/strata-atomic-bin
 PORT=3310
 mkdir -p "$RES"
 (cd "$ROOT" && go build -o "$BIN" ./cmd/strata)
 SPID=""
 trap '[ -z "$SPID" ] || kill $SPID 2>/dev/null || true' EXIT
+WRAP=()
+if [ $XFS = 1 ]; then
+	"$HERE/cloudvol.sh" destroy atomicxfs 2>/dev/null || true
+	"$HERE/cloudvol.sh" create atomicxfs --fs xfs --size 3G --iops "$IOPS" --mbps "$MBPS"
+	MNT=$("$HERE/cloudvol.sh" mnt atomicxfs)
+	WRAP=("$HERE/cloudvol.sh" exec atomicxfs --)
+	trap '[ -z "$SPID" ] || kill $SPID 2>/dev/null || true; "$HERE/cloudvol.sh" destroy atomicxfs' EXIT
+fi
 start() {
 	local d=$1; shift
-	"$BIN" --datadir "$d" --port $PORT --metrics-addr "" --log-capacity 512M "$@" >"$d.log" 2>&1 &
+	"${WRAP[@]}" "$BIN" --datadir "$d" --port $PORT --metrics-addr "" --log-capacity 512M "$@" >"$d.log" 2>&1 &
 	SPID=$!
 	for _ in $(seq 1 240); do
 		mariadb -h127.0.0.1 -P$PORT -uroot -e 'select 1' >/dev/null 2>&1 && return 0
@@ -66,8 +83,13 @@ for w in $WORKLOADS; do
 	for mode in doublewrite atomic; do
 		RUN=$DIR/atomic-run
 		rm -rf "$RUN"; mkdir -p "$RUN"; cp -a "$BASE/d" "$RUN/d"
-		start "$RUN/d" --buffer-pool-size "$POOL" --emulate-volume "$PROFILE" --volume-mbps "$MBPS" \
-			--volume-atomic --torn-write-protection $mode
+		if [ $XFS = 1 ]; then
+			rm -rf "$MNT/data"; cp -a "$RUN/d/data" "$MNT/data"; rm -rf "$RUN/d/data"; sync
+			start "$RUN/d" --buffer-pool-size "$POOL" --data-dir "$MNT/data" --torn-write-protection $mode
+		else
+			start "$RUN/d" --buffer-pool-size "$POOL" --emulate-volume "$PROFILE" --volume-mbps "$MBPS" \
+				--volume-atomic --torn-write-protection $mode
+		fi
 		grep -o 'torn-write protection[^"]*' "$RUN/d.log" | head -1 >&2 || true
 		opts=(--threads="$THREADS" --rand-type=special --rand-spec-pct=15)
 		SB "$w" "${opts[@]}" --time="$WARMUP" run >/dev/null

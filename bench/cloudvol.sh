@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# bench/cloudvol.sh - a throttled block volume standing in for a cloud disk:
+# a sparse image on a loop device (direct I/O), a filesystem on it, and a
+# blkio (cgroup v1) group capping IOPS and bytes/s on that device. Only I/O
+# issued by processes inside the group is throttled, so the database under
+# test must use O_DIRECT for its data (strata does by default).
+#
+#   bench/cloudvol.sh create NAME [--fs xfs|ext4] [--size 4G] [--iops 3000] [--mbps 125]
+#   bench/cloudvol.sh exec NAME -- CMD ARGS...     # run CMD inside the throttle
+#   bench/cloudvol.sh mnt NAME                     # print the mount point
+#   bench/cloudvol.sh destroy NAME
+#
+# Volumes live under $CLOUDVOL_DIR (default /var/tmp/strata-cloudvol). Needs
+# root, losetup, mkfs.xfs (xfsprogs) or mkfs.ext4, and cgroup v1 blkio
+# mounted at /sys/fs/cgroup/blkio.
+set -euo pipefail
+BASE=${CLOUDVOL_DIR:-/var/tmp/strata-cloudvol}
+CG_ROOT=/sys/fs/cgroup/blkio
+die() { echo "cloudvol: $*" >&2; exit 1; }
+[ $# -ge 2 ] || die "usage: $0 create|exec|mnt|destroy NAME ..."
+ACTION=$1; NAME=$2; shift 2
+D=$BASE/$NAME
+CG=$CG_ROOT/strata_$NAME
+majmin() { lsblk -dno MAJ:MIN "$(cat "$D/loopdev")" | tr -d ' '; }
+
+case "$ACTION" in
+create)
+	FS=xfs; SIZE=4G; IOPS=3000; MBPS=125
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		--fs) FS=$2; shift 2 ;;
+		--size) SIZE=$2; shift 2 ;;
+		--iops) IOPS=$2; shift 2 ;;
+		--mbps) MBPS=$2; shift 2 ;;
+		*) die "unknown option $1" ;;
+		esac
+	done
+	[ -d "$CG_ROOT" ] || die "no cgroup v1 blkio controller at $CG_ROOT"
+	[ -e "$D/loopdev" ] && die "$NAME exists (destroy it first)"
+	mkdir -p "$D/mnt"
+	truncate -s "$SIZE" "$D/image"
+	dev=$(losetup -f --show --direct-io=on "$D/image")
+	echo "$dev" >"$D/loopdev"
+	case "$FS" in
+	xfs) mkfs.xfs -q -f -K "$dev" ;;
+	ext4) mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0,nodiscard "$dev" ;;
+	*) die "unknown filesystem $FS" ;;
+	esac
+	mount -o noatime "$dev" "$D/mnt"
+	mkdir -p "$CG"
+	bytes=$((MBPS * 1048576))
+	for f in read_iops_device write_iops_device; do echo "$(majmin) $IOPS" >"$CG/blkio.throttle.$f"; done
+	for f in read_bps_device write_bps_device; do echo "$(majmin) $bytes" >"$CG/blkio.throttle.$f"; done
+	echo "cloudvol: $NAME: $FS on $dev mounted at $D/mnt, $IOPS IOPS and $MBPS MiB/s each way" >&2
+	;;
+exec)
+	[ "${1:-}" = "--" ] && shift
+	[ -d "$CG" ] || die "no volume $NAME"
+	echo $$ >"$CG/cgroup.procs"
+	exec "$@"
+	;;
+mnt)
+	echo "$D/mnt"
+	;;
+destroy)
+	if [ -d "$CG" ]; then
+		while read -r p; do echo "$p" >"$CG_ROOT/cgroup.procs" 2>/dev/null || true; done <"$CG/cgroup.procs"
+		rmdir "$CG" 2>/dev/null || true
+	fi
+	if mountpoint -q "$D/mnt"; then umount "$D/mnt"; fi
+	[ -f "$D/loopdev" ] && losetup -d "$(cat "$D/loopdev")" 2>/dev/null || true
+	rm -rf "$D"
+	;;
+*) die "unknown action $ACTION" ;;
+esac
