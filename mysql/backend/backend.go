@@ -44,6 +44,10 @@ type Backend struct {
 	nextTID uint32
 
 	rowsRead, rowsWritten atomic.Uint64
+	fastSelects           atomic.Uint64
+
+	sessMu   sync.Mutex
+	sessions map[uint32]*Session // by connection id (the server's fast path)
 }
 
 var _ sql.DatabaseProvider = (*Backend)(nil)
@@ -53,7 +57,7 @@ var _ sql.MutableDatabaseProvider = (*Backend)(nil)
 // defaultDB if not empty, on first use) and drops keyspaces left behind by
 // a DDL statement cut short by a crash (CAT-2).
 func New(db *engine.DB, defaultDB string) (*Backend, error) {
-	b := &Backend{db: db, dbs: map[string]*Database{}, nextTID: 1}
+	b := &Backend{db: db, dbs: map[string]*Database{}, nextTID: 1, sessions: map[uint32]*Session{}}
 	cat, err := db.Keyspace(catalogKeyspace)
 	fresh := false
 	if err != nil {
@@ -82,6 +86,9 @@ func New(db *engine.DB, defaultDB string) (*Backend, error) {
 func (b *Backend) RowCounters() (read, written uint64) {
 	return b.rowsRead.Load(), b.rowsWritten.Load()
 }
+
+// FastSelects counts statements answered by the server's fast path.
+func (b *Backend) FastSelects() uint64 { return b.fastSelects.Load() }
 
 // Engine is the storage engine under this backend.
 func (b *Backend) Engine() *engine.DB { return b.db }

@@ -251,7 +251,14 @@ func (s *Session) CommandEnd() {
 }
 
 // SessionEnd rolls back whatever is open.
-func (s *Session) SessionEnd() { s.endTx(false) }
+func (s *Session) SessionEnd() {
+	s.endTx(false)
+	s.b.sessMu.Lock()
+	if s.b.sessions[s.ID()] == s {
+		delete(s.b.sessions, s.ID())
+	}
+	s.b.sessMu.Unlock()
+}
 
 // implicitCommit commits the open transaction before DDL, as MySQL does.
 func (s *Session) implicitCommit() error { return s.endTx(true) }
@@ -264,6 +271,10 @@ func (b *Backend) SessionBuilder() func(ctx context.Context, conn *mysql.Conn, a
 			host, user = u.Host, u.User
 		}
 		client := sql.Client{Address: host, User: user, Capabilities: conn.Capabilities}
-		return b.NewSession(sql.NewBaseSessionWithClientServer(addr, client, conn.ConnectionID)), nil
+		s := b.NewSession(sql.NewBaseSessionWithClientServer(addr, client, conn.ConnectionID))
+		b.sessMu.Lock()
+		b.sessions[conn.ConnectionID] = s
+		b.sessMu.Unlock()
+		return s, nil
 	}
 }

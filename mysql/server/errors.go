@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/sqltypes"
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
@@ -15,6 +16,7 @@ import (
 // 1105 (ER_UNKNOWN_ERROR).
 type errorHandler struct {
 	mysql.Handler
+	fast *fastPath // nil: every statement goes to go-mysql-server
 }
 
 // mapError rewrites the errors go-mysql-server leaves as 1105.
@@ -49,5 +51,13 @@ func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 }
 
 func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mysql.PrepareData, cb func(*sqltypes.Result) error) error {
+	if h.fast != nil {
+		if res, ok, err := h.fast.execute(ctx, c, p); ok {
+			if err != nil {
+				return mapError(sql.CastSQLError(err))
+			}
+			return cb(res)
+		}
+	}
 	return mapError(h.Handler.ComStmtExecute(ctx, c, p, cb))
 }

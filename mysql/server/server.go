@@ -28,6 +28,8 @@ type Config struct {
 	Addr      string // host:port
 	DefaultDB string // created on first start if not empty
 	Version   string // server version announced to clients
+	// NoFastPath sends every statement through go-mysql-server (tests).
+	NoFastPath bool
 }
 
 // Server is a running MySQL protocol listener over one engine.
@@ -57,7 +59,13 @@ func New(db *engine.DB, cfg Config) (*Server, error) {
 	}
 	srv, err := gms.NewServerWithHandler(gms.Config{Protocol: "tcp", Listener: ln, Version: version}, e,
 		sql.NewContext, b.SessionBuilder(), nil,
-		func(h mysql.Handler) (mysql.Handler, error) { return &errorHandler{Handler: h}, nil })
+		func(h mysql.Handler) (mysql.Handler, error) {
+			eh := &errorHandler{Handler: h}
+			if !cfg.NoFastPath {
+				eh.fast = newFastPath(b)
+			}
+			return eh, nil
+		})
 	if err != nil {
 		ln.Close()
 		return nil, err
@@ -164,5 +172,6 @@ func status(b *backend.Backend) map[string]int64 {
 	read, written := b.RowCounters()
 	m["Strata_rows_read"] = int64(read)
 	m["Strata_rows_written"] = int64(written)
+	m["Strata_fast_path_selects"] = int64(b.FastSelects())
 	return m
 }
