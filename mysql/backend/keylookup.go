@@ -1,10 +1,15 @@
 package backend
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 )
+
+// ErrFallback tells the fast path to hand the statement to go-mysql-server
+// (a key value it cannot encode as the column's type, say).
+var ErrFallback = errors.New("backend: not a fast-path lookup")
 
 // KeyLookup reads one row by primary key for the server's fast path: the
 // projected columns of a table with a single-column primary key.
@@ -57,7 +62,7 @@ func (kl *KeyLookup) Get(ctx *sql.Context, key any) (sql.Row, bool, error) {
 	s.b.fastSelects.Add(1)
 	k, err := t.primaryKey(ctx, keyRow(t, key))
 	if err != nil {
-		return nil, false, err
+		return nil, false, ErrFallback
 	}
 	tx := s.tx
 	if tx == nil && s.GetTransaction() != nil {

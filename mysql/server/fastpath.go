@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"regexp"
 	"strconv"
 	"strings"
@@ -32,6 +33,9 @@ import (
 // one (autocommit), with the same visibility (read-your-writes).
 // FP-3 Its result (column metadata and values) is what go-mysql-server
 // returns for the same statement; a test compares the two paths.
+//
+// It does not check privileges: strata runs without user accounts (root,
+// empty password). Enabling accounts must add a SELECT privilege check here.
 
 var pointSelectRE = regexp.MustCompile("(?is)^\\s*SELECT\\s+(.+?)\\s+FROM\\s+`?(\\w+)`?\\s+WHERE\\s+`?(\\w+)`?\\s*=\\s*\\?\\s*;?\\s*$")
 var identRE = regexp.MustCompile("^`?(\\w+)`?$")
@@ -111,6 +115,9 @@ func (fp *fastPath) execute(goctx context.Context, c *mysql.Conn, prepare *mysql
 		}
 	}
 	row, found, err := lookup.Get(ctx, key)
+	if errors.Is(err, backend.ErrFallback) {
+		return nil, false, nil
+	}
 	if err != nil {
 		return nil, true, err
 	}
