@@ -17,8 +17,9 @@
 //	BPE-4 Writes into the BPE are asynchronous (one writer goroutine, a
 //	      bounded queue of copies); a full queue rejects the admission,
 //	      never blocks the evicting thread.
-//	BPE-5 Any I/O error on the BPE device disables the BPE (logged once);
-//	      reads go to the data volume from then on.
+//	BPE-5 Any I/O error on the BPE device, a published slot reading back
+//	      empty (file truncated) or the file being deleted or replaced
+//	      disables the BPE (logged once); reads go to the data volume.
 //	BPE-6 The index is persisted at a clean Close and removed when loaded,
 //	      so it is used only after a clean shutdown, never after a crash.
 //
@@ -62,7 +63,10 @@ type Options struct {
 	Bytes     int64                  // capacity; 0 = off
 	Admission string                 // AdmitAll (default) or AdmitSecond
 	QueueLen  int                    // queued copies (default 64)
-	Logger    *slog.Logger
+	// Path, if set, is the BPE file: a watcher disables the BPE when the
+	// file is deleted or replaced under it (BPE-5).
+	Path   string
+	Logger *slog.Logger
 }
 
 // Stats are cumulative counters plus the current size.
@@ -148,7 +152,32 @@ func Open(src Source, opts Options) (*Cache, error) {
 		c.loadIndex()
 	}
 	go c.writer()
+	if opts.Path != "" {
+		if fi, err := os.Stat(opts.Path); err == nil {
+			go c.watch(fi)
+		}
+	}
 	return c, nil
+}
+
+// watch disables the BPE if its file stops being the one opened (deleted,
+// or replaced by another file): reads would still work on the unlinked
+// file, but its space and the operator's intent say it is gone (BPE-5).
+func (c *Cache) watch(opened os.FileInfo) {
+	t := time.NewTicker(500 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.done:
+			return
+		case <-t.C:
+		}
+		fi, err := os.Stat(c.opts.Path)
+		if err != nil || !os.SameFile(fi, opened) {
+			c.fail(fmt.Errorf("bpe file %s deleted or replaced", c.opts.Path))
+			return
+		}
+	}
 }
 
 // ---- index (open addressing, linear probing, backward-shift delete) ----

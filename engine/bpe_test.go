@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"strata/volume"
 )
@@ -169,6 +170,29 @@ func TestBPEFileTruncated(t *testing.T) {
 	st := db.Stats().BPE
 	if st.Enabled || st.Failures == 0 {
 		t.Fatalf("BPE still enabled after its file was truncated: %+v", st)
+	}
+}
+
+// TestBPEFileDeleted: deleting the BPE file under the engine disables the
+// BPE (BPE-5) and reads stay right.
+func TestBPEFileDeleted(t *testing.T) {
+	dir := t.TempDir()
+	bpePath := filepath.Join(dir, "bpe.cache")
+	db, err := Open(Options{Dir: dir, BufferPoolBytes: 1 << 20, LogCapacity: 16 << 20, DisableDirectIO: true,
+		BPEPath: bpePath, BPEBytes: 4 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if !db.Stats().BPE.Enabled {
+		t.Fatal("BPE off")
+	}
+	os.Remove(bpePath)
+	for i := 0; i < 100 && db.Stats().BPE.Enabled; i++ {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if st := db.Stats().BPE; st.Enabled || st.Failures == 0 {
+		t.Fatalf("BPE still enabled after its file was deleted: %+v", st)
 	}
 }
 

@@ -216,6 +216,10 @@ func (o *Options) openBPE(store *pagestore.Store) (*bpe.Cache, error) {
 		truncate = func(n int64) error { return os.Truncate(path, n) }
 		index = o.BPEPath + ".index"
 	}
-	return bpe.Open(store, bpe.Options{Volume: vol, Truncate: truncate, IndexPath: index,
+	path := ""
+	if o.BPEVolume == nil {
+		path = o.BPEPath
+	}
+	return bpe.Open(store, bpe.Options{Volume: vol, Truncate: truncate, IndexPath: index, Path: path,
 		Bytes: o.BPEBytes, Admission: o.BPEAdmission})
 }
