@@ -42,8 +42,9 @@ func (s *Session) PrepareKeyLookup(ctx *sql.Context, table, keyCol string, cols 
 		}
 		col := t.sch[o]
 		kl.ords[i] = o
-		// The metadata go-mysql-server gives a projected column.
-		kl.sch[i] = &sql.Column{Name: col.Name, Source: t.def.Name, DatabaseSource: d.name,
+		// The metadata go-mysql-server gives a projected column: the name as
+		// written in the query, the table name lower-cased.
+		kl.sch[i] = &sql.Column{Name: c, Source: strings.ToLower(t.def.Name), DatabaseSource: d.name,
 			Type: col.Type, Nullable: col.Nullable}
 	}
 	return kl, true

@@ -78,6 +78,7 @@ func TestFastPathMatchesGeneralPath(t *testing.T) {
 		{"SELECT c FROM t WHERE id=?", "SELECT c FROM t WHERE id=? AND 1=1"},
 		{"SELECT id, k, c, v, d, f, dt, dd, b, j, e, tx FROM t WHERE id = ?", "SELECT id, k, c, v, d, f, dt, dd, b, j, e, tx FROM t WHERE id = ? AND 1=1"},
 		{"select `v`, `d` from `t` where `id` = ?", "select `v`, `d` from `t` where `id` = ? and 1=1"},
+		{"SELECT C, V FROM T WHERE ID = ?", "SELECT C, V FROM T WHERE ID = ? AND 1=1"},
 	}
 	for _, p := range pairs {
 		fs, err := c.Prepare(p.fast)
