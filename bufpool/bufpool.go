@@ -101,6 +101,9 @@ type Options struct {
 	DirtyHook func(id page.ID)
 	// MaxDirtyPct starts background flushing above this share of dirty frames.
 	MaxDirtyPct int
+	// NoBackgroundFlusher leaves flushing to the caller (the engine's page
+	// cleaner, paced by package iogov); eviction still flushes when it must.
+	NoBackgroundFlusher bool
 }
 
 // Stats are cumulative counters.
@@ -108,6 +111,9 @@ type Stats struct {
 	Frames, Dirty                                       int64
 	Hits, Misses, Evictions, PagesFlushed, FlushBatches int64
 	SyncFlushes                                         int64
+	// Dirtied counts clean pages turning dirty (the rate the flushing must
+	// match in steady state).
+	Dirtied int64
 }
 
 type shard struct {
@@ -132,7 +138,7 @@ type Pool struct {
 	dirty    atomic.Int64
 	flushErr atomic.Pointer[error]
 
-	hits, misses, evictions, flushed, batches, syncFlushes atomic.Int64
+	hits, misses, evictions, flushed, batches, syncFlushes, dirtied atomic.Int64
 
 	stop chan struct{}
 	wg   sync.WaitGroup
@@ -162,8 +168,10 @@ func New(store *pagestore.Store, src PageSource, log LogSyncer, opts Options) (*
 	for i := range p.shards {
 		p.shards[i].table = make(map[page.ID]*Frame)
 	}
-	p.wg.Add(1)
-	go p.backgroundFlusher()
+	if !opts.NoBackgroundFlusher {
+		p.wg.Add(1)
+		go p.backgroundFlusher()
+	}
 	return p, nil
 }
 
@@ -338,6 +346,7 @@ func (p *Pool) MarkDirty(f *Frame, lsn page.LSN) {
 		f.mu.dirty = true
 		f.mu.recLSN = lsn
 		p.dirty.Add(1)
+		p.dirtied.Add(1)
 	}
 	if f.mu.flushing && f.mu.pendingRecLSN == 0 {
 		f.mu.pendingRecLSN = lsn
@@ -399,6 +408,13 @@ func (p *Pool) dirtyFrames(below page.LSN) []dirtyFrame {
 
 // FlushOldest writes up to n dirty pages with the oldest recLSN.
 func (p *Pool) FlushOldest(n int) error {
+	_, err := p.FlushOldestN(n)
+	return err
+}
+
+// FlushOldestN writes up to n dirty pages with the oldest recLSN and
+// returns how many it wrote.
+func (p *Pool) FlushOldestN(n int) (int, error) {
 	d := p.dirtyFrames(0)
 	if len(d) > n {
 		d = d[:n]
@@ -411,7 +427,7 @@ func (p *Pool) FlushBefore(lsn page.LSN) error {
 	d := p.dirtyFrames(lsn)
 	for len(d) > 0 {
 		n := min(len(d), 4*flushBatch)
-		if err := p.flush(d[:n]); err != nil {
+		if _, err := p.flush(d[:n]); err != nil {
 			return err
 		}
 		d = d[n:]
@@ -434,12 +450,12 @@ func (p *Pool) FlushAll() error {
 
 // flush writes a set of dirty frames: copy under shared latch, wait for the
 // log (BP-3), write through the page store, then mark clean (BP-4).
-func (p *Pool) flush(d []dirtyFrame) error {
+func (p *Pool) flush(d []dirtyFrame) (int, error) {
 	if len(d) == 0 {
-		return nil
+		return 0, nil
 	}
 	if e := p.flushErr.Load(); e != nil {
-		return *e
+		return 0, *e
 	}
 	p.flushMu.Lock()
 	defer p.flushMu.Unlock()
@@ -481,7 +497,7 @@ func (p *Pool) flush(d []dirtyFrame) error {
 		images = append(images, img)
 	}
 	if len(frames) == 0 {
-		return nil
+		return 0, nil
 	}
 	err := p.log.WaitDurable(maxLSN + 1) // BP-3
 	if err == nil {
@@ -506,11 +522,11 @@ func (p *Pool) flush(d []dirtyFrame) error {
 	if err != nil {
 		err = fmt.Errorf("flush: %w", err)
 		p.flushErr.Store(&err)
-		return err
+		return 0, err
 	}
 	p.flushed.Add(int64(len(frames)))
 	p.batches.Add(1)
-	return nil
+	return len(frames), nil
 }
 
 // FlushErr is the sticky error of a failed page write, if any.
@@ -549,10 +565,10 @@ func (p *Pool) backgroundFlusher() {
 func (p *Pool) Stats() Stats {
 	return Stats{Frames: int64(len(p.frames)), Dirty: p.dirty.Load(), Hits: p.hits.Load(), Misses: p.misses.Load(),
 		Evictions: p.evictions.Load(), PagesFlushed: p.flushed.Load(), FlushBatches: p.batches.Load(),
-		SyncFlushes: p.syncFlushes.Load()}
+		SyncFlushes: p.syncFlushes.Load(), Dirtied: p.dirtied.Load()}
 }
 
-// Close stops the background flusher. It does not flush.
+// Close stops the background flusher, if any. It does not flush.
 func (p *Pool) Close() {
 	close(p.stop)
 	p.wg.Wait()

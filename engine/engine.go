@@ -36,6 +36,7 @@ import (
 	"strata/bpe"
 	"strata/btree"
 	"strata/bufpool"
+	"strata/iogov"
 	"strata/mtr"
 	"strata/page"
 	"strata/pagestore"
@@ -84,6 +85,8 @@ type DB struct {
 	opts    Options
 	logVol  *volume.Metered
 	dataVol *volume.Metered
+	members []*volume.Metered // each data volume of a stripe (or the one)
+	gov     *iogov.Governor
 	log     *wal.Log
 	store   *pagestore.Store
 	pool    *bufpool.Pool
@@ -104,6 +107,7 @@ type DB struct {
 	closed  atomic.Bool
 
 	commits, rollbacks, recoveredRecords atomic.Int64
+	logSpaceWaits, cleanerErrs           atomic.Int64
 }
 
 // Open opens (creating if needed) the engine and recovers it.
@@ -112,11 +116,11 @@ func Open(opts Options) (*DB, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
-	logRaw, dataRaw, kernelAtomic, err := opts.openVolumes()
+	logRaw, dataRaw, members, kernelAtomic, err := opts.openVolumes()
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{opts: opts, logVol: volume.NewMetered(logRaw), dataVol: volume.NewMetered(dataRaw),
+	db := &DB{opts: opts, logVol: volume.NewMetered(logRaw), dataVol: volume.NewMetered(dataRaw), members: members,
 		locks: txn.NewLockManager(opts.LockWaitTimeout), stop: make(chan struct{}),
 		byName: map[string]*Keyspace{}, byID: map[uint32]*Keyspace{}}
 	if err := db.open(kernelAtomic); err != nil {
@@ -125,6 +129,10 @@ func Open(opts Options) (*DB, error) {
 	}
 	db.wg.Add(1)
 	go db.checkpointer()
+	if db.gov.Mode() != iogov.Off {
+		db.wg.Add(1)
+		go db.pageCleaner()
+	}
 	return db, nil
 }
 
@@ -153,7 +161,14 @@ func (db *DB) open(kernelAtomic bool) error {
 	if len(repaired) > 0 {
 		slog.Warn("repaired torn pages from the doublewrite area", "pages", repaired)
 	}
-	poolOpts := bufpool.Options{Bytes: db.opts.BufferPoolBytes, MaxDirtyPct: db.opts.MaxDirtyPct}
+	govMode, fixed, _ := iogov.ParseMode(db.opts.IOLimiter) // validated in Open
+	db.gov = iogov.New(iogov.Config{Mode: govMode, FixedRate: fixed, MaxRate: db.opts.ioCapacity(mode),
+		MaxDirtyPct: db.opts.MaxDirtyPct})
+	if govMode != iogov.Off {
+		slog.Info("background I/O limiter", "mode", govMode.String(), "start_pages_per_sec", db.gov.Status().Limit)
+	}
+	poolOpts := bufpool.Options{Bytes: db.opts.BufferPoolBytes, MaxDirtyPct: db.opts.MaxDirtyPct,
+		NoBackgroundFlusher: govMode != iogov.Off}
 	var src bufpool.PageSource
 	if db.bpe, err = db.opts.openBPE(db.store); err != nil {
 		return err
@@ -469,6 +484,9 @@ func (db *DB) ensureLogSpace(need int64) error {
 		return ErrTxnTooLarge
 	}
 	for i := 0; db.log.Used()+need > capacity*7/8; i++ {
+		if i == 0 {
+			db.logSpaceWaits.Add(1) // a foreground stall the page cleaner exists to avoid (IO-2)
+		}
 		if i > 100 {
 			return wal.ErrLogFull
 		}
@@ -489,10 +507,19 @@ func (db *DB) checkpointer() {
 			return
 		case <-t.C:
 		}
-		if db.log.Used() > db.log.Capacity()/4 {
-			if err := db.checkpoint(false); err != nil {
-				slog.Error("checkpoint failed", "err", err)
+		var err error
+		switch {
+		case db.gov.Mode() != iogov.Off:
+			// The page cleaner flushes oldest first; the checkpoint
+			// follows the oldest dirty page without writing any (EN-5).
+			if db.log.Used() > db.log.Capacity()/16 {
+				err = db.advanceCheckpoint()
 			}
+		case db.log.Used() > db.log.Capacity()/4:
+			err = db.checkpoint(false)
+		}
+		if err != nil {
+			slog.Error("checkpoint failed", "err", err)
 		}
 	}
 }
@@ -513,6 +540,21 @@ func (db *DB) checkpoint(full bool) error {
 			return err
 		}
 	}
+	return db.setCheckpoint()
+}
+
+// advanceCheckpoint moves the checkpoint to the oldest dirty page without
+// flushing any.
+func (db *DB) advanceCheckpoint() error {
+	db.ckptMu.Lock()
+	defer db.ckptMu.Unlock()
+	return db.setCheckpoint()
+}
+
+// setCheckpoint writes the checkpoint: the log end read while no
+// mini-transaction runs, or the oldest recLSN if smaller (EN-5). Caller
+// holds ckptMu.
+func (db *DB) setCheckpoint() error {
 	var end page.LSN
 	db.mtrs.Exclusive(func() { end = db.log.End() })
 	if err := db.log.WaitDurable(end); err != nil {

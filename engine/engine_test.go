@@ -244,8 +244,14 @@ func TestStripedEmulatedVolumes(t *testing.T) {
 	if counts["t"] != 2000 {
 		t.Fatalf("%d rows after reopen, want 2000", counts["t"])
 	}
-	if db.Stats().DataVolume.Reads == 0 {
+	st := db.Stats()
+	if st.DataVolume.Reads == 0 {
 		t.Fatal("no data volume reads counted after reopen with a 1 MiB pool")
+	}
+	// Per-volume counters: each stripe member served some of the reads.
+	if len(st.DataVolumes) != 2 || st.DataVolumes[0].Reads == 0 || st.DataVolumes[1].Reads == 0 ||
+		st.DataVolumes[0].Reads+st.DataVolumes[1].Reads < st.DataVolume.Reads {
+		t.Fatalf("per-volume stats %+v, whole volume %d reads", st.DataVolumes, st.DataVolume.Reads)
 	}
 }
 

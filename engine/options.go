@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"strata/bpe"
+	"strata/iogov"
 	"strata/page"
 	"strata/pagestore"
 	"strata/volume"
@@ -59,9 +60,16 @@ type Options struct {
 	DisableDirectIO bool
 	// LockWaitTimeout bounds a row-lock wait (default 50 s, as InnoDB).
 	LockWaitTimeout time.Duration
-	// MaxDirtyPct starts background flushing above this share of dirty
-	// pages (default 50).
+	// MaxDirtyPct is the dirty-page ratio at which background flushing
+	// runs at its full rate (default 50).
 	MaxDirtyPct int
+	// IOLimiter paces background page writes (package iogov): "auto"
+	// (default), "off" (flush in bursts, as before the page cleaner) or a
+	// fixed number of page writes per second.
+	IOLimiter string
+	// IOCapacity is the data volumes' page-write capacity per second for
+	// the auto limiter (0: from the emulated profile, else iogov's default).
+	IOCapacity int
 
 	// DataVolume and LogVolume, when set, are used instead of files (tests
 	// pass crashable or fault-injecting volumes here).
@@ -96,13 +104,13 @@ func (o *Options) fill() {
 // openVolumes builds the log and data volumes the options describe. The
 // returned flag says whether the data volume's atomic-write guarantee comes
 // from the kernel (RWF_ATOMIC) rather than from a declaration.
-func (o *Options) openVolumes() (logVol, dataVol volume.Volume, kernelAtomic bool, err error) {
+func (o *Options) openVolumes() (logVol, dataVol volume.Volume, members []*volume.Metered, kernelAtomic bool, err error) {
 	var opened []volume.Volume
-	fail := func(e error) (volume.Volume, volume.Volume, bool, error) {
+	fail := func(e error) (volume.Volume, volume.Volume, []*volume.Metered, bool, error) {
 		for _, v := range opened {
 			v.Close()
 		}
-		return nil, nil, false, e
+		return nil, nil, nil, false, e
 	}
 	openFile := func(dir, name string) (volume.Volume, error) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -129,17 +137,19 @@ func (o *Options) openVolumes() (logVol, dataVol volume.Volume, kernelAtomic boo
 		if len(o.DataDirs) == 0 {
 			return fail(errors.New("engine: no data volume: set Dir or DataDirs"))
 		}
-		var members []volume.Volume
+		var vols []volume.Volume
 		for _, d := range o.DataDirs {
 			v, err := openFile(d, "data.strata")
 			if err != nil {
 				return fail(err)
 			}
-			members = append(members, o.emulate(v))
+			m := volume.NewMetered(o.emulate(v)) // per-volume counters
+			members = append(members, m)
+			vols = append(vols, m)
 		}
-		if len(members) == 1 {
-			dataVol = members[0]
-		} else if dataVol, err = volume.NewStriped(members, o.StripeUnit); err != nil {
+		if len(vols) == 1 {
+			dataVol = vols[0]
+		} else if dataVol, err = volume.NewStriped(vols, o.StripeUnit); err != nil {
 			return fail(err)
 		}
 		// Files report their atomic unit from statx: honouring it needs
@@ -149,7 +159,36 @@ func (o *Options) openVolumes() (logVol, dataVol volume.Volume, kernelAtomic boo
 	} else {
 		dataVol = o.emulate(dataVol)
 	}
-	return logVol, dataVol, kernelAtomic, nil
+	return logVol, dataVol, members, kernelAtomic, nil
+}
+
+// ioCapacity is the data volumes' page-write capacity per second the auto
+// limiter starts from: --io-capacity, else the emulated profile (IOPS, or
+// bandwidth in pages, doubled by doublewrite), times the stripe width.
+func (o *Options) ioCapacity(mode pagestore.Mode) float64 {
+	if o.IOCapacity > 0 {
+		return float64(o.IOCapacity)
+	}
+	if o.Emulate == "" {
+		return 0
+	}
+	p, _ := volume.LookupProfile(o.Emulate)
+	iops, mbps := p.IOPS, p.MBps
+	if o.VolumeIOPS > 0 {
+		iops = o.VolumeIOPS
+	}
+	if o.VolumeMBps > 0 {
+		mbps = o.VolumeMBps
+	}
+	pages := float64(iops)
+	if mbps > 0 {
+		perPage := float64(page.Size)
+		if mode == pagestore.Doublewrite {
+			perPage *= 2
+		}
+		pages = min(pages, float64(mbps)*(1<<20)/perPage)
+	}
+	return pages * float64(max(1, len(o.DataDirs)))
 }
 
 func (o *Options) emulate(v volume.Volume) volume.Volume {
@@ -182,6 +221,12 @@ func (o *Options) validate() error {
 		if _, err := pagestore.ParseMode(o.TornWriteProtection); err != nil {
 			return err
 		}
+	}
+	if _, _, err := iogov.ParseMode(o.IOLimiter); err != nil {
+		return err
+	}
+	if o.IOCapacity < 0 {
+		return fmt.Errorf("engine: negative I/O capacity %d", o.IOCapacity)
 	}
 	if o.VolumeAtomic && o.Emulate == "" && o.DataVolume == nil {
 		return errors.New("--volume-atomic declares an emulated volume atomic: it needs --emulate-volume")

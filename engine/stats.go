@@ -2,6 +2,7 @@ package engine
 
 import (
 	"strata/bpe"
+	"strata/iogov"
 	"time"
 
 	"strata/bufpool"
@@ -19,6 +20,14 @@ type Stats struct {
 	Pages      pagestore.Stats
 	LogVolume  volume.MeteredStats
 	DataVolume volume.MeteredStats
+	// DataVolumes are the members of a striped data volume (one entry
+	// without striping).
+	DataVolumes []volume.MeteredStats
+	// IO is the background I/O governor (limiter rate and why).
+	IO iogov.Status
+	// LogSpaceWaits counts commits that had to checkpoint because the log
+	// was nearly full.
+	LogSpaceWaits int64
 
 	Commits, Rollbacks, RecoveredRecords int64
 	LockWaits, Deadlocks, LockTimeouts   int64
@@ -35,7 +44,8 @@ func (db *DB) Stats() Stats {
 	return Stats{
 		BPE:  bs,
 		Pool: db.pool.Stats(), Log: db.log.Stats(), Pages: db.store.Stats(),
-		LogVolume: db.logVol.Stats(), DataVolume: db.dataVol.Stats(),
+		LogVolume: db.logVol.Stats(), DataVolume: db.dataVol.Stats(), DataVolumes: db.memberStats(),
+		IO: db.gov.Status(), LogSpaceWaits: db.logSpaceWaits.Load(),
 		Commits: db.commits.Load(), Rollbacks: db.rollbacks.Load(), RecoveredRecords: db.recoveredRecords.Load(),
 		LockWaits: db.locks.Waits.Load(), Deadlocks: db.locks.Deadlocks.Load(), LockTimeouts: db.locks.Timeouts.Load(),
 		LogUsedBytes: db.log.Used(), LogCapacityBytes: db.log.Capacity(),
@@ -45,3 +55,11 @@ func (db *DB) Stats() Stats {
 
 // SetLockWaitTimeout changes the row-lock wait timeout at run time.
 func (db *DB) SetLockWaitTimeout(d time.Duration) { db.locks.SetTimeout(d) }
+
+func (db *DB) memberStats() []volume.MeteredStats {
+	out := make([]volume.MeteredStats, len(db.members))
+	for i, m := range db.members {
+		out[i] = m.Stats()
+	}
+	return out
+}

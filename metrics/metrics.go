@@ -4,6 +4,7 @@
 package metrics
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -71,11 +72,30 @@ func samples(s engine.Stats) []sample {
 		c("strata_bpe_invalidations_total", "Buffer pool extension copies dropped because the page changed.", s.BPE.Invalidations),
 		c("strata_bpe_failures_total", "I/O errors that disabled the buffer pool extension.", s.BPE.Failures),
 		c("strata_lock_timeouts_total", "Row lock wait timeouts.", s.LockTimeouts),
+		g("strata_io_limit_pages_per_second", "Background page writes per second the I/O limiter allows now (0: off).", int64(s.IO.Limit)),
+		g("strata_io_flush_target_pages_per_second", "Page writes per second adaptive flushing aims at.", int64(s.IO.Target)),
+		g("strata_io_urgent", "1 while the page cleaner writes past the limiter (log or dirty pages near their limit).", b2i(s.IO.Urgent)),
+		g("strata_io_read_latency_microseconds", "Smoothed latency of foreground data-volume reads, as the limiter sees it.", int64(s.IO.ReadLatencyUs)),
+		g("strata_io_read_latency_baseline_microseconds", "Baseline read latency the limiter compares against.", int64(s.IO.BaselineUs)),
+		g("strata_io_dirty_rate_pages_per_second", "Pages turning dirty per second.", int64(s.IO.DirtyRate)),
+		c("strata_io_background_pages_total", "Pages written by the page cleaner under the limiter.", s.IO.BackgroundPages),
+		c("strata_io_urgent_pages_total", "Pages written by the page cleaner past the limiter.", s.IO.UrgentPages),
+		c("strata_io_limit_cuts_total", "Limiter cuts because foreground reads slowed down.", s.IO.Cuts),
+		c("strata_io_limit_raises_total", "Limiter raises because flushing needed more.", s.IO.Raises),
+		c("strata_io_throttled_batches_total", "Page-cleaner batches deferred for lack of tokens.", s.IO.Throttle),
+		c("strata_log_space_waits_total", "Commits that checkpointed because the redo log was nearly full.", s.LogSpaceWaits),
 	}
-	for role, st := range map[string]struct{ r, w, s, br, bw int64 }{
+	type volCounters struct{ r, w, s, br, bw int64 }
+	vols := map[string]volCounters{
 		"log":  {s.LogVolume.Reads, s.LogVolume.Writes, s.LogVolume.Syncs, s.LogVolume.BytesRead, s.LogVolume.BytesWritten},
 		"data": {s.DataVolume.Reads, s.DataVolume.Writes, s.DataVolume.Syncs, s.DataVolume.BytesRead, s.DataVolume.BytesWritten},
-	} {
+	}
+	if len(s.DataVolumes) > 1 { // the members of a stripe: data0, data1, ...
+		for i, m := range s.DataVolumes {
+			vols["data"+strconv.Itoa(i)] = volCounters{m.Reads, m.Writes, m.Syncs, m.BytesRead, m.BytesWritten}
+		}
+	}
+	for role, st := range vols {
 		out = append(out,
 			c("strata_volume_reads_total", "Volume read operations.", st.r, role),
 			c("strata_volume_writes_total", "Volume write operations.", st.w, role),
@@ -84,6 +104,13 @@ func samples(s engine.Stats) []sample {
 			c("strata_volume_written_bytes_total", "Bytes written to the volume.", st.bw, role))
 	}
 	return out
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // HitRatios returns the pool hit ratio (hits / page requests) and the

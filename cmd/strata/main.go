@@ -84,6 +84,9 @@ func run(args []string) error {
 	bpeSize := fs.String("bpe-size", "0", "buffer pool extension size (0 = off; SET GLOBAL strata_bpe_size changes it online)")
 	bpeAdmission := fs.String("bpe-admission", "all", "BPE admission policy: all (every clean eviction) or second (second eviction)")
 	noDirect := fs.Bool("disable-direct-io", false, "open volume files without O_DIRECT (tmpfs)")
+	ioLimiter := fs.String("io-limiter", "auto", "background page writes: auto (paced against foreground read latency), off (flush in bursts) or a fixed page-write rate per second")
+	ioCapacity := fs.Int("io-capacity", 0, "data volumes' page writes per second the auto limiter may use (0: from --emulate-volume, else 3000)")
+	maxDirty := fs.Int("max-dirty-pct", 50, "dirty-page percentage at which background flushing runs at its full rate")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -111,7 +114,8 @@ func run(args []string) error {
 	opts := engine.Options{Dir: *datadir, LogDir: *logDir, DataDirs: dataDirs, BufferPoolBytes: poolBytes,
 		LogCapacity: logBytes, AsyncCommit: !*syncCommit, TornWriteProtection: *tornWrite, Emulate: *emulate,
 		VolumeIOPS: *iops, VolumeMBps: *mbps, VolumeLatency: *lat, VolumeAtomic: *atomic, DisableDirectIO: *noDirect,
-		BPEPath: *bpePath, BPEBytes: bpeBytes, BPEAdmission: *bpeAdmission}
+		BPEPath: *bpePath, BPEBytes: bpeBytes, BPEAdmission: *bpeAdmission,
+		IOLimiter: *ioLimiter, IOCapacity: *ioCapacity, MaxDirtyPct: *maxDirty}
 	start := time.Now()
 	db, err := engine.Open(opts)
 	if err != nil {

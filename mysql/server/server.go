@@ -116,13 +116,16 @@ func (r *statusRegistry) NewGlobalMap() map[string]sql.StatusVarValue {
 	pool, bpeRatio := metrics.HitRatios(b.Engine().Stats())
 	m["Strata_pool_hit_ratio"] = &constStatus{name: "Strata_pool_hit_ratio", val: pool}
 	m["Strata_bpe_hit_ratio"] = &constStatus{name: "Strata_bpe_hit_ratio", val: bpeRatio}
+	io := b.Engine().Stats().IO
+	m["Strata_io_limiter_mode"] = &constStatus{name: "Strata_io_limiter_mode", val: io.Mode}
+	m["Strata_io_limiter_reason"] = &constStatus{name: "Strata_io_limiter_reason", val: io.Reason}
 	return m
 }
 
 // constStatus is a read-only status value.
 type constStatus struct {
 	name string
-	val  any // int64 or float64
+	val  any // int64, float64 or string
 }
 
 func (c *constStatus) Increment(uint64) error { return fmt.Errorf("%s is read-only", c.name) }
@@ -133,8 +136,11 @@ func (c *constStatus) Copy() sql.StatusVarValue {
 	return &cp
 }
 func (c *constStatus) Variable() sql.StatusVariable {
-	if _, ok := c.val.(float64); ok {
+	switch c.val.(type) {
+	case float64:
 		return &sql.MySQLStatusVariable{Name: c.name, Scope: sql.StatusVariableScope_Global, Type: types.Float64, Default: 0.0}
+	case string:
+		return &sql.MySQLStatusVariable{Name: c.name, Scope: sql.StatusVariableScope_Global, Type: types.LongText, Default: ""}
 	}
 	return &sql.MySQLStatusVariable{Name: c.name, Scope: sql.StatusVariableScope_Global, Type: types.Int64, Default: int64(0)}
 }

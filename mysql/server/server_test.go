@@ -421,4 +421,14 @@ func TestBPEThroughSQL(t *testing.T) {
 	if got := status("Strata_bpe_slots"); got != "0" {
 		t.Fatalf("after SET GLOBAL 0: %s slots", got)
 	}
+	// The background I/O limiter reports its state (issue 8).
+	if got := status("Strata_io_limiter_mode"); got != "auto" {
+		t.Fatalf("Strata_io_limiter_mode = %q", got)
+	}
+	if got := status("Strata_io_limit_pages_per_second"); got == "0" || got == "" {
+		t.Fatalf("Strata_io_limit_pages_per_second = %q", got)
+	}
+	if got := status("Strata_io_limiter_reason"); got == "" || got == "starting" {
+		t.Fatalf("Strata_io_limiter_reason = %q: the page cleaner has not run", got)
+	}
 }
