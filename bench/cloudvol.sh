@@ -6,13 +6,19 @@
 # test must use O_DIRECT for its data (strata does by default).
 #
 #   bench/cloudvol.sh create NAME [--fs xfs|ext4] [--size 4G] [--iops 3000] [--mbps 125]
+#                                 [--image PATH]
 #   bench/cloudvol.sh exec NAME -- CMD ARGS...     # run CMD inside the throttle
 #   bench/cloudvol.sh mnt NAME                     # print the mount point
+#   bench/cloudvol.sh dev NAME                     # print the loop device (/dev/loopN)
+#   bench/cloudvol.sh cgroup NAME                  # print the blkio cgroup directory
 #   bench/cloudvol.sh destroy NAME
 #
-# Volumes live under $CLOUDVOL_DIR (default /var/tmp/strata-cloudvol). Needs
-# root, losetup, mkfs.xfs (xfsprogs) or mkfs.ext4, and cgroup v1 blkio
-# mounted at /sys/fs/cgroup/blkio.
+# Volumes live under $CLOUDVOL_DIR (default /var/tmp/strata-cloudvol). With
+# --image PATH the image is kept at PATH and survives destroy: create on an
+# existing image with a filesystem of the requested type attaches it as it is
+# (growing it to --size if it is smaller), so a volume's files (prepared data
+# sets) outlive one use. Needs root, losetup, mkfs.xfs (xfsprogs) or
+# mkfs.ext4, and cgroup v1 blkio mounted at /sys/fs/cgroup/blkio.
 set -euo pipefail
 BASE=${CLOUDVOL_DIR:-/var/tmp/strata-cloudvol}
 CG_ROOT=/sys/fs/cgroup/blkio
@@ -25,9 +31,10 @@ majmin() { lsblk -dno MAJ:MIN "$(cat "$D/loopdev")" | tr -d ' '; }
 
 case "$ACTION" in
 create)
-	FS=xfs; SIZE=4G; IOPS=3000; MBPS=125
+	FS=xfs; SIZE=4G; IOPS=3000; MBPS=125; IMAGE=""
 	while [ $# -gt 0 ]; do
 		case "$1" in
+		--image) IMAGE=$2; shift 2 ;;
 		--fs) FS=$2; shift 2 ;;
 		--size) SIZE=$2; shift 2 ;;
 		--iops) IOPS=$2; shift 2 ;;
@@ -38,15 +45,30 @@ create)
 	[ -d "$CG_ROOT" ] || die "no cgroup v1 blkio controller at $CG_ROOT"
 	[ -e "$D/loopdev" ] && die "$NAME exists (destroy it first)"
 	mkdir -p "$D/mnt"
-	truncate -s "$SIZE" "$D/image"
-	dev=$(losetup -f --show --direct-io=on "$D/image")
+	img=$D/image; fresh=1; grow=0
+	if [ -n "$IMAGE" ]; then
+		img=$IMAGE; mkdir -p "$(dirname "$img")"
+		if [ -f "$img" ] && [ "$(blkid -p -o value -s TYPE "$img" 2>/dev/null)" = "$FS" ]; then
+			fresh=0
+			want=$(numfmt --from=iec "$SIZE")
+			[ "$(stat -c %s "$img")" -lt "$want" ] && grow=1
+		fi
+		echo "$img" >"$D/external-image"
+	fi
+	if [ $fresh = 1 ] || [ $grow = 1 ]; then truncate -s "$SIZE" "$img"; fi
+	dev=$(losetup -f --show --direct-io=on "$img")
 	echo "$dev" >"$D/loopdev"
-	case "$FS" in
-	xfs) mkfs.xfs -q -f -K "$dev" ;;
-	ext4) mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0,nodiscard "$dev" ;;
-	*) die "unknown filesystem $FS" ;;
-	esac
+	if [ $fresh = 1 ]; then
+		case "$FS" in
+		xfs) mkfs.xfs -q -f -K "$dev" ;;
+		ext4) mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0,nodiscard "$dev" ;;
+		*) die "unknown filesystem $FS" ;;
+		esac
+	fi
 	mount -o noatime "$dev" "$D/mnt"
+	if [ $grow = 1 ]; then
+		case "$FS" in xfs) xfs_growfs "$D/mnt" >/dev/null ;; ext4) resize2fs "$dev" >/dev/null 2>&1 ;; esac
+	fi
 	mkdir -p "$CG"
 	bytes=$((MBPS * 1048576))
 	for f in read_iops_device write_iops_device; do echo "$(majmin) $IOPS" >"$CG/blkio.throttle.$f"; done
@@ -62,6 +84,13 @@ exec)
 mnt)
 	echo "$D/mnt"
 	;;
+dev)
+	[ -f "$D/loopdev" ] || die "no volume $NAME"
+	cat "$D/loopdev"
+	;;
+cgroup)
+	echo "$CG"
+	;;
 destroy)
 	if [ -d "$CG" ]; then
 		while read -r p; do echo "$p" >"$CG_ROOT/cgroup.procs" 2>/dev/null || true; done <"$CG/cgroup.procs"
@@ -69,7 +98,7 @@ destroy)
 	fi
 	if mountpoint -q "$D/mnt"; then umount "$D/mnt"; fi
 	[ -f "$D/loopdev" ] && losetup -d "$(cat "$D/loopdev")" 2>/dev/null || true
-	rm -rf "$D"
+	rm -rf "$D" # an --image outside $D stays
 	;;
 *) die "unknown action $ACTION" ;;
 esac
