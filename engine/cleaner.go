@@ -10,6 +10,7 @@ import (
 const (
 	cleanerTick  = 100 * time.Millisecond
 	cleanerBatch = 16 // pages per write batch: small, so reads interleave
+	readYield    = 5 * time.Millisecond
 )
 
 // pageCleaner writes dirty pages, oldest first, at the rate the governor
@@ -42,8 +43,11 @@ func (db *DB) pageCleaner() {
 			default:
 			}
 			n := min(int(owed), cleanerBatch)
-			if !plan.Urgent && !db.gov.Take(n) {
-				break
+			if !plan.Urgent {
+				if !db.gov.Take(n) {
+					break
+				}
+				db.yieldToReads()
 			}
 			wrote, err := db.pool.FlushOldestN(n)
 			db.gov.Wrote(wrote, plan.Urgent)
@@ -70,6 +74,16 @@ func (db *DB) pageCleaner() {
 			next = cleanerTick / 10
 		}
 		t.Reset(next)
+	}
+}
+
+// yieldToReads gives foreground reads of the data volume priority over a
+// background batch: the batch waits, up to readYield, while reads are in
+// flight (IO-1).
+func (db *DB) yieldToReads() {
+	deadline := time.Now().Add(readYield)
+	for db.dataVol.ReadsInFlight() > 0 && time.Now().Before(deadline) {
+		time.Sleep(200 * time.Microsecond)
 	}
 }
 

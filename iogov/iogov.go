@@ -16,7 +16,9 @@
 //	IO-1 Background page writes (the page cleaner) take tokens before they
 //	     are submitted. Foreground I/O never waits on the limiter: reads on
 //	     a pool miss, the flush an eviction needs to find a free frame, and
-//	     the checkpoint a commit runs when the log is nearly full.
+//	     the checkpoint a commit runs when the log is nearly full. Reads
+//	     go first: a paced batch also waits (up to 5 ms) while data-volume
+//	     reads are in flight.
 //	IO-2 Safety beats pacing: with the redo log fuller than UrgentLogFill
 //	     or more dirty pages than the urgent ratio, the plan is Urgent and
 //	     the cleaner writes without tokens, so the log never fills because

@@ -18,6 +18,7 @@ type Metered struct {
 	inner                                Volume
 	reads, writes, syncs, rbytes, wbytes atomic.Int64
 	rnanos, wnanos, snanos               atomic.Int64
+	readsInFlight                        atomic.Int64
 }
 
 // NewMetered wraps inner.
@@ -28,7 +29,9 @@ func (m *Metered) Inner() Volume { return m.inner }
 
 func (m *Metered) ReadAt(p []byte, off int64) error {
 	t := time.Now()
+	m.readsInFlight.Add(1)
 	err := m.inner.ReadAt(p, off)
+	m.readsInFlight.Add(-1)
 	m.rnanos.Add(int64(time.Since(t)))
 	m.reads.Add(1)
 	m.rbytes.Add(int64(len(p)))
@@ -70,6 +73,9 @@ func (m *Metered) Size() int64          { return m.inner.Size() }
 func (m *Metered) AtomicWriteUnit() int { return m.inner.AtomicWriteUnit() }
 func (m *Metered) Name() string         { return m.inner.Name() }
 func (m *Metered) Close() error         { return m.inner.Close() }
+
+// ReadsInFlight is the number of reads submitted and not yet returned.
+func (m *Metered) ReadsInFlight() int64 { return m.readsInFlight.Load() }
 
 // Stats returns the counters.
 func (m *Metered) Stats() MeteredStats {
