@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench/cloudvol.sh - a throttled block volume standing in for a cloud disk:
 # a sparse image on a loop device (direct I/O), a filesystem on it, and a
-# blkio (cgroup v1) group capping IOPS and bytes/s on that device. Only I/O
+# cgroup capping IOPS and bytes/s on that device (cgroup v1 blkio throttle;
+# cgroup v2 io.max where there is no v1 blkio hierarchy). Only I/O
 # issued by processes inside the group is throttled, so the database under
 # test must use O_DIRECT for its data (strata does by default).
 #
@@ -10,7 +11,9 @@
 #   bench/cloudvol.sh exec NAME -- CMD ARGS...     # run CMD inside the throttle
 #   bench/cloudvol.sh mnt NAME                     # print the mount point
 #   bench/cloudvol.sh dev NAME                     # print the loop device (/dev/loopN)
-#   bench/cloudvol.sh cgroup NAME                  # print the blkio cgroup directory
+#   bench/cloudvol.sh cgroup NAME                  # print the cgroup directory
+#   bench/cloudvol.sh stat NAME                    # the cgroup's I/O on the device so far:
+#                                                  # "cg_r_ios N" "cg_w_ios N" "cg_r_bytes N" "cg_w_bytes N"
 #   bench/cloudvol.sh destroy NAME
 #
 # Volumes live under $CLOUDVOL_DIR (default /var/tmp/strata-cloudvol). With
@@ -18,12 +21,21 @@
 # existing image with a filesystem of the requested type attaches it as it is
 # (growing it to --size if it is smaller), so a volume's files (prepared data
 # sets) outlive one use. Needs root, losetup, mkfs.xfs (xfsprogs) or
-# mkfs.ext4, and cgroup v1 blkio mounted at /sys/fs/cgroup/blkio.
+# mkfs.ext4, and cgroup v1 blkio mounted at /sys/fs/cgroup/blkio or a
+# cgroup v2 hierarchy at /sys/fs/cgroup with the io controller (the v2 path
+# is written to the kernel's interface but has not been run on this
+# project's machines, which have v1 blkio).
 set -euo pipefail
 BASE=${CLOUDVOL_DIR:-/var/tmp/strata-cloudvol}
-CG_ROOT=/sys/fs/cgroup/blkio
+if [ -d /sys/fs/cgroup/blkio ]; then
+	CGV=1; CG_ROOT=/sys/fs/cgroup/blkio
+elif grep -qw io /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+	CGV=2; CG_ROOT=/sys/fs/cgroup
+else
+	CGV=0; CG_ROOT=/nonexistent
+fi
 die() { echo "cloudvol: $*" >&2; exit 1; }
-[ $# -ge 2 ] || die "usage: $0 create|exec|mnt|destroy NAME ..."
+[ $# -ge 2 ] || die "usage: $0 create|exec|mnt|dev|cgroup|stat|destroy NAME ..."
 ACTION=$1; NAME=$2; shift 2
 D=$BASE/$NAME
 CG=$CG_ROOT/strata_$NAME
@@ -42,7 +54,7 @@ create)
 		*) die "unknown option $1" ;;
 		esac
 	done
-	[ -d "$CG_ROOT" ] || die "no cgroup v1 blkio controller at $CG_ROOT"
+	[ $CGV != 0 ] || die "no cgroup v1 blkio controller at /sys/fs/cgroup/blkio and no cgroup v2 io controller"
 	[ -e "$D/loopdev" ] && die "$NAME exists (destroy it first)"
 	mkdir -p "$D/mnt"
 	img=$D/image; fresh=1; grow=0
@@ -69,10 +81,16 @@ create)
 	if [ $grow = 1 ]; then
 		case "$FS" in xfs) xfs_growfs "$D/mnt" >/dev/null ;; ext4) resize2fs "$dev" >/dev/null 2>&1 ;; esac
 	fi
-	mkdir -p "$CG"
 	bytes=$((MBPS * 1048576))
-	for f in read_iops_device write_iops_device; do echo "$(majmin) $IOPS" >"$CG/blkio.throttle.$f"; done
-	for f in read_bps_device write_bps_device; do echo "$(majmin) $bytes" >"$CG/blkio.throttle.$f"; done
+	if [ $CGV = 1 ]; then
+		mkdir -p "$CG"
+		for f in read_iops_device write_iops_device; do echo "$(majmin) $IOPS" >"$CG/blkio.throttle.$f"; done
+		for f in read_bps_device write_bps_device; do echo "$(majmin) $bytes" >"$CG/blkio.throttle.$f"; done
+	else
+		grep -qw io "$CG_ROOT/cgroup.subtree_control" || echo +io >"$CG_ROOT/cgroup.subtree_control"
+		mkdir -p "$CG"
+		echo "$(majmin) riops=$IOPS wiops=$IOPS rbps=$bytes wbps=$bytes" >"$CG/io.max"
+	fi
 	echo "cloudvol: $NAME: $FS on $dev mounted at $D/mnt, $IOPS IOPS and $MBPS MiB/s each way" >&2
 	;;
 exec)
@@ -90,6 +108,18 @@ dev)
 	;;
 cgroup)
 	echo "$CG"
+	;;
+stat)
+	[ -d "$CG" ] || die "no volume $NAME"
+	mm=$(majmin)
+	if [ $CGV = 1 ]; then
+		awk -v m="$mm" 'BEGIN{r=0; w=0} $1==m && $2=="Read"{r=$3} $1==m && $2=="Write"{w=$3} END{print "cg_r_ios", r; print "cg_w_ios", w}' "$CG/blkio.throttle.io_serviced"
+		awk -v m="$mm" 'BEGIN{r=0; w=0} $1==m && $2=="Read"{r=$3} $1==m && $2=="Write"{w=$3} END{print "cg_r_bytes", r; print "cg_w_bytes", w}' "$CG/blkio.throttle.io_service_bytes"
+	else
+		awk -v m="$mm" 'BEGIN{v["rios"]=0; v["wios"]=0; v["rbytes"]=0; v["wbytes"]=0}
+			$1==m {for (i = 2; i <= NF; i++) {split($i, kv, "="); v[kv[1]]=kv[2]}}
+			END{print "cg_r_ios", v["rios"]; print "cg_w_ios", v["wios"]; print "cg_r_bytes", v["rbytes"]; print "cg_w_bytes", v["wbytes"]}' "$CG/io.stat"
+	fi
 	;;
 destroy)
 	if [ -d "$CG" ]; then

@@ -379,6 +379,10 @@ END = "<!-- bench/run: end -->"
 
 def docs_section(md, meta, pngs):
     L = [BEGIN, "", "## Matrix: strata vs MariaDB 10.11 on a throttled cloud volume (issue 6)", ""]
+    if meta.get("profile") == "smoke":
+        L.append("**Smoke run** (`--profile smoke`: a check of the harness with a tiny data set "
+                 "and short runs; not a result to compare systems by).")
+        L.append("")
     L.append("Machine: %s. %s." % (meta.get("machine", "?"), meta.get("date", "?")))
     L.append("strata at commit %s; %s; %s." % (meta.get("strata_commit", "?"), meta.get("mariadb", "?"),
                                               meta.get("sysbench", "?")))
