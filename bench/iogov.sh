@@ -12,6 +12,7 @@
 #            log on that volume vs on its own (local) volume: commit latency
 #
 #   bench/iogov.sh [--parts "limiter stripe log"] [--threads 16] [--time 60] [--warmup 20]
+#                  [--pool 64M] [--log-capacity 512M] [--tag NAME]
 #
 # Results: $BENCH_DIR/results-iogov/*.log, summary.md, latency.csv, and the
 # chart under docs/. Needs root for the log part (loop device, cgroup).
@@ -20,12 +21,16 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 DIR=${BENCH_DIR:-/var/tmp/strata-bench}
 PARTS="limiter stripe log"; THREADS=16; TIME=60; WARMUP=20; POOL=64M; TABLES=8; TABLE_SIZE=250000
+LOGCAP=512M; TAG=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--parts) PARTS=$2; shift 2 ;;
 	--threads) THREADS=$2; shift 2 ;;
 	--time) TIME=$2; shift 2 ;;
 	--warmup) WARMUP=$2; shift 2 ;;
+	--pool) POOL=$2; shift 2 ;;
+	--log-capacity) LOGCAP=$2; shift 2 ;;
+	--tag) TAG=$2; shift 2 ;;
 	*) echo "unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -34,7 +39,7 @@ command -v sysbench >/dev/null || { apt-get update -q && apt-get install -y -q s
 command -v gnuplot >/dev/null || { apt-get update -q && apt-get install -y -q gnuplot-nox; }
 BASE=$DIR/bpe-base
 [ -f "$BASE/.prepared-$TABLES-$TABLE_SIZE" ] || "$HERE/bpe.sh" --tables $TABLES --table-size $TABLE_SIZE --workloads "" >/dev/null
-RES=$DIR/results-iogov
+RES=$DIR/results-iogov${TAG:+-$TAG}
 BIN=$DIR/strata-iogov-bin
 PORT=3311
 RUN=$DIR/iogov-run
@@ -49,7 +54,7 @@ trap cleanup EXIT
 WRAP=()
 start() { # start DATADIR ARGS...
 	local d=$1; shift
-	"${WRAP[@]}" "$BIN" --datadir "$d" --port $PORT --metrics-addr "" --log-capacity 512M "$@" >"$d.log" 2>&1 &
+	"${WRAP[@]}" "$BIN" --datadir "$d" --port $PORT --metrics-addr "" --log-capacity "$LOGCAP" "$@" >"$d.log" 2>&1 &
 	SPID=$!
 	for _ in $(seq 1 240); do
 		mariadb -h127.0.0.1 -P$PORT -uroot -e 'select 1' >/dev/null 2>&1 && return 0
@@ -105,6 +110,23 @@ EOF
 	fi
 }
 
+# The redo log's capacity is fixed when it is created: another capacity
+# needs its own prepared data set.
+if [ "$LOGCAP" != 512M ]; then
+	BASE=$DIR/iogov-base-$LOGCAP
+	if [ ! -f "$BASE/.prepared-$TABLES-$TABLE_SIZE" ]; then
+		rm -rf "$BASE"; mkdir -p "$BASE"
+		start "$BASE/d" --buffer-pool-size 2G
+		mariadb -h127.0.0.1 -P$PORT -uroot -e 'CREATE DATABASE sbtest'
+		t0=$SECONDS
+		sysbench oltp_read_write --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=$PORT --mysql-user=root \
+			--mysql-db=sbtest --tables=$TABLES --table-size=$TABLE_SIZE --threads=$TABLES prepare >"$RES/prepare.log"
+		stop
+		touch "$BASE/.prepared-$TABLES-$TABLE_SIZE"
+		log "prepared $TABLES x $TABLE_SIZE rows with a $LOGCAP log in $((SECONDS - t0)) s"
+	fi
+fi
+
 echo "| part | configuration | workload | QPS | avg ms | p99 ms | data read IOPS | data write IOPS | log-space waits | urgent pages |" >"$RES/summary.md"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |" >>"$RES/summary.md"
 row() { # row PART CONFIG WORKLOAD TAG
@@ -136,8 +158,8 @@ for part in $PARTS; do
 		done
 		gnuplot <<EOF
 set terminal pngcairo size 900,420 font ",10" noenhanced
-set output "$ROOT/docs/iogov-latency.png"
-set title "sysbench oltp_read_write, 64 MiB pool, 850 MB data, emulated gp3, $THREADS threads: p99 latency per second"
+set output "$ROOT/docs/iogov-latency${TAG:+-$TAG}.png"
+set title "sysbench oltp_read_write, $POOL pool, $LOGCAP redo log, 850 MB data, emulated gp3, $THREADS threads: p99 latency per second"
 set xlabel "seconds"
 set ylabel "p99 latency (ms)"
 set key top left

@@ -28,13 +28,17 @@
 //	     foreground read latency rises above RiseFactor times its baseline
 //	     while background writes ran; raised by a step of MaxRate/50 while
 //	     the cleaner is held back by the limit and reads stay flat. The
-//	     limit stays within [MinRate, MaxRate]; MaxRate is the volume's
-//	     page-write capacity (profile, --io-capacity or a default).
+//	     tuned limit stays within [MinRate, MaxRate] (MaxRate is the
+//	     volume's page-write capacity: profile, --io-capacity or a
+//	     default), and the limit applied is never below the rate flushing
+//	     requires (IO-4): reads slow because the volume is busy with reads
+//	     cannot starve flushing into urgency.
 //	IO-4 The flush target grows with pressure: nothing below the low
 //	     watermarks (log 10%, dirty MaxDirtyPct/2), the full limit at the
-//	     high watermarks (log 50%, dirty MaxDirtyPct), and once the log is
-//	     past its low watermark never less than the rate at which pages
-//	     turn dirty, so the checkpoint age stops growing.
+//	     high watermarks (log 50%, dirty MaxDirtyPct). It is never below
+//	     the required rate: pressure times the rate at which pages turn
+//	     dirty, and that whole rate once the log is past its low watermark,
+//	     so neither the dirty pages nor the checkpoint age keep growing.
 //
 // Tests: iogov_test.go checks that the limiter holds a fixed rate, the AIMD
 // reactions and the pressure curve on synthetic samples; engine tests run a
@@ -158,6 +162,7 @@ type Governor struct {
 	latEWMA   float64 // ns
 	baseline  float64 // ns
 	dirtyRate float64
+	limit     float64 // the tuned limit (auto), the fixed one, or +Inf (off)
 	bgInTick  int64
 	st        Status
 }
@@ -177,9 +182,13 @@ func New(cfg Config) *Governor {
 	case Off:
 		limit = math.Inf(1)
 	}
-	g := &Governor{cfg: cfg}
+	g := &Governor{cfg: cfg, limit: limit}
 	g.lim = rate.NewLimiter(rate.Limit(limit), burstFor(limit))
 	g.st = Status{Mode: cfg.Mode.String(), Limit: limit, Reason: "starting"}
+	if math.IsInf(limit, 1) {
+		g.st.Limit = 0
+		g.st.Reason = "off: pool flushes above its dirty ratio, checkpoints flush in bursts"
+	}
 	return g
 }
 
@@ -288,11 +297,16 @@ func (g *Governor) Update(s Sample) Plan {
 	g.st.DirtyRate = g.dirtyRate
 	g.st.ReadLatencyUs, g.st.BaselineUs = g.latEWMA/1e3, g.baseline/1e3
 
-	limit := float64(g.lim.Limit())
-	pressure := max(ramp(logFill, LowLogFill, HighLogFill), ramp(dirty, maxDirty/2, maxDirty))
-	target := pressure * limit
-	if logFill > LowLogFill && g.dirtyRate > target {
-		target = g.dirtyRate // IO-4: keep the checkpoint age from growing
+	dirtyP := ramp(dirty, maxDirty/2, maxDirty)
+	logP := ramp(logFill, LowLogFill, HighLogFill)
+	pressure := max(logP, dirtyP)
+	// required is what flushing must achieve whatever reads suffer: at
+	// full pressure the rate pages turn dirty (else dirty pages or the
+	// checkpoint age keep growing toward urgency), less below it; past the
+	// log's low watermark at least that rate (IO-4).
+	required := pressure * g.dirtyRate
+	if logFill > LowLogFill {
+		required = g.dirtyRate
 	}
 	urgent := logFill >= UrgentLogFill || dirty >= urgentDirty
 	reason := ""
@@ -301,31 +315,29 @@ func (g *Governor) Update(s Sample) Plan {
 		reason = fmt.Sprintf("urgent: redo log %.0f%% full", 100*logFill)
 	case dirty >= urgentDirty:
 		reason = fmt.Sprintf("urgent: %.0f%% of pages dirty", 100*dirty)
-	case pressure == 0 && target == 0:
+	case pressure == 0 && required == 0:
 		reason = "idle: log and dirty pages below low watermarks"
 	default:
 		reason = fmt.Sprintf("flushing: log %.0f%%, dirty %.0f%%", 100*logFill, 100*dirty)
 	}
 
+	limit := g.limit
 	if g.cfg.Mode == Auto && dt > 0 {
-		newLimit := limit
 		rising := g.baseline > 0 && g.latEWMA > RiseFactor*g.baseline
 		switch {
 		case rising && bg > 0:
-			newLimit = max(g.minRate(), limit*CutFactor)
+			g.limit = max(g.minRate(), g.limit*CutFactor)
 			g.st.Cuts++
 			reason += fmt.Sprintf("; limit cut: reads %.0fus > %.0fx baseline %.0fus", g.latEWMA/1e3, RiseFactor, g.baseline/1e3)
-		case !rising && target >= 0.9*limit && limit < g.cfg.MaxRate:
-			newLimit = min(g.cfg.MaxRate, limit+g.cfg.MaxRate/50)
+		case !rising && max(pressure*g.limit, required) >= 0.9*g.limit && g.limit < g.cfg.MaxRate:
+			g.limit = min(g.cfg.MaxRate, g.limit+g.cfg.MaxRate/50)
 			g.st.Raises++
 			reason += "; limit raised: cleaner held back, reads flat"
 		}
-		if newLimit != limit {
-			g.lim.SetLimit(rate.Limit(newLimit))
-			g.lim.SetBurst(burstFor(newLimit))
-			limit = newLimit
-		}
+		// The tuned limit never holds flushing below what it requires.
+		limit = min(g.cfg.MaxRate, max(g.limit, required))
 	}
+	target := max(pressure*limit, required)
 	if g.cfg.Mode == Off {
 		target, urgent = 0, false
 		reason = "off: pool flushes above its dirty ratio, checkpoints flush in bursts"
@@ -335,6 +347,10 @@ func (g *Governor) Update(s Sample) Plan {
 		target = max(target, 2*g.cfg.MaxRate, 2*g.dirtyRate)
 	} else if !math.IsInf(limit, 1) {
 		target = min(target, limit)
+	}
+	if !math.IsInf(limit, 1) && rate.Limit(limit) != g.lim.Limit() {
+		g.lim.SetLimit(rate.Limit(limit))
+		g.lim.SetBurst(burstFor(limit))
 	}
 	g.st.Limit, g.st.Target, g.st.Urgent, g.st.Reason = limit, target, urgent, reason
 	if math.IsInf(limit, 1) {

@@ -161,3 +161,29 @@ func TestParseMode(t *testing.T) {
 		}
 	}
 }
+
+// TestCutsNeverStarveRequiredFlushing: reads slow for reasons of their own
+// (a volume saturated by reads) make the auto limit fall, but the limit
+// applied stays at the rate pages turn dirty once pressure is full (IO-3).
+func TestCutsNeverStarveRequiredFlushing(t *testing.T) {
+	g := New(Config{Mode: Auto, MaxRate: 3000, MaxDirtyPct: 50})
+	sp := newSampler(g)
+	sp.s.Dirty = 500 // 50%: full dirty pressure
+	for i := 0; i < 5; i++ {
+		sp.s.Dirtied += 80 // 800 pages/s
+		sp.tick(100, time.Millisecond)
+	}
+	var p Plan
+	for i := 0; i < 100; i++ {
+		sp.s.Dirtied += 80
+		g.Take(16)
+		p = sp.tick(100, 20*time.Millisecond)
+	}
+	st := g.Status()
+	if st.Cuts == 0 {
+		t.Fatalf("no cuts with reads at 20x their baseline: %+v", st)
+	}
+	if st.Limit < 790 || p.Rate < 790 || p.Urgent {
+		t.Fatalf("limit %.0f, plan %+v: below the 800 pages/s turning dirty", st.Limit, p)
+	}
+}
