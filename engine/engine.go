@@ -80,6 +80,15 @@ type Keyspace struct {
 // Name is the keyspace's name.
 func (k *Keyspace) Name() string { return k.name }
 
+// EstimateEntries estimates the committed entries of a keyspace from a few
+// random root-to-leaf descents (a few dozen page reads, whatever its size).
+func (db *DB) EstimateEntries(ks *Keyspace) (int64, error) {
+	if db.closed.Load() {
+		return 0, ErrClosed
+	}
+	return ks.tree.EstimateEntries(db.pool, 16)
+}
+
 // DB is an open engine.
 type DB struct {
 	opts    Options

@@ -41,9 +41,10 @@ type counters struct {
 	autoNext uint64
 	rowSeq   atomic.Uint64 // hidden row keys: unique per row contents
 
-	// rows estimates the row count for the planner: counted once (or
-	// loaded from the catalog after a clean shutdown), then moved by each
-	// insert and delete as it is made (rollbacks are not subtracted).
+	// rows estimates the row count for the planner: sampled from the
+	// primary B+tree once (or loaded from the catalog after a clean
+	// shutdown), then moved by each insert and delete as it is made
+	// (rollbacks are not subtracted).
 	rowsMu      sync.Mutex
 	rowsCounted bool
 	rows        atomic.Int64
@@ -359,14 +360,9 @@ func (tb *Table) RowCount(ctx *sql.Context) (uint64, bool, error) {
 		if tb.t.def.RowEstimate > 0 {
 			c.rows.Store(tb.t.def.RowEstimate)
 		} else {
-			tx := tb.t.db.b.db.Begin()
-			it := tx.Scan(tb.t.primary, nil, nil, false)
-			var n int64
-			for it.Next() {
-				n++
-			}
-			err := it.Err()
-			tx.Rollback()
+			// No estimate saved (first use, or after a crash): sample the
+			// primary B+tree rather than scan it, whatever its size.
+			n, err := tb.t.db.b.db.EstimateEntries(tb.t.primary)
 			if err != nil {
 				return 0, false, err
 			}
