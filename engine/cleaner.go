@@ -47,7 +47,9 @@ func (db *DB) pageCleaner() {
 				if !db.gov.Take(n) {
 					break
 				}
-				db.yieldToReads()
+				if plan.Yield {
+					db.yieldToReads()
+				}
 			}
 			wrote, err := db.pool.FlushOldestN(n)
 			db.gov.Wrote(wrote, plan.Urgent)

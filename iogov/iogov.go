@@ -17,8 +17,8 @@
 //	     are submitted. Foreground I/O never waits on the limiter: reads on
 //	     a pool miss, the flush an eviction needs to find a free frame, and
 //	     the checkpoint a commit runs when the log is nearly full. Reads
-//	     go first: a paced batch also waits (up to 5 ms) while data-volume
-//	     reads are in flight.
+//	     go first: below the high watermarks a paced batch also waits (up
+//	     to 5 ms) while data-volume reads are in flight.
 //	IO-2 Safety beats pacing: with the redo log fuller than UrgentLogFill
 //	     or more dirty pages than the urgent ratio, the plan is Urgent and
 //	     the cleaner writes without tokens, so the log never fills because
@@ -133,6 +133,9 @@ type Sample struct {
 type Plan struct {
 	Rate   float64 // pages per second to write
 	Urgent bool    // write without tokens (IO-2)
+	// Yield lets in-flight foreground reads go first (IO-1): only while
+	// flushing is ahead, below the high watermarks.
+	Yield bool
 }
 
 // Status is the governor's state for SHOW STATUS and metrics.
@@ -356,5 +359,5 @@ func (g *Governor) Update(s Sample) Plan {
 	if math.IsInf(limit, 1) {
 		g.st.Limit = 0
 	}
-	return Plan{Rate: target, Urgent: urgent}
+	return Plan{Rate: target, Urgent: urgent, Yield: !urgent && pressure < 1}
 }

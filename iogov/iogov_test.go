@@ -76,6 +76,10 @@ func TestPressureCurve(t *testing.T) {
 		if diff := p.Rate - c.rate; diff > 1 || diff < -1 || p.Urgent != c.urgent {
 			t.Errorf("log %d/1000 dirty %d/1000: plan %+v, want rate %.0f urgent %v", c.logUsed, c.dirty, p, c.rate, c.urgent)
 		}
+		// Reads go first only while flushing is ahead of its high watermarks.
+		if wantYield := c.rate < 1000 && !c.urgent; p.Yield != wantYield {
+			t.Errorf("log %d/1000 dirty %d/1000: yield %v, want %v", c.logUsed, c.dirty, p.Yield, wantYield)
+		}
 	}
 }
 
