@@ -18,6 +18,11 @@
 //	     that child's content up.
 //	BT-4 Scans copy one leaf's worth of entries under the latch and resume
 //	     from the leaf's fence key with a fresh descent, in either direction.
+//	BT-6 A full leaf splits in half by bytes, except the rightmost leaf
+//	     receiving a key above all others (ascending inserts, as an
+//	     auto-increment primary key): it stays full and the new key starts
+//	     the new right leaf, so a table loaded in key order fills its leaves
+//	     instead of leaving every one half empty.
 package btree
 
 import (
@@ -158,6 +163,10 @@ func (tr Tree) splitInsert(t *mtr.Mtr, a Allocator, path []step, depth, pos int,
 		return nil
 	}
 	m := splitPoint(cells)
+	if level == 0 && hi.inf && pos == len(cells)-1 && pos > 0 &&
+		cellsBytes(cells[:pos]) <= capacityFor(lo, fence{key: cells[pos].key}) {
+		m = pos // BT-6: appending past the last key
+	}
 	var left, right []cell
 	var sep []byte
 	var rightLeftmost page.ID

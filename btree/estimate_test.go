@@ -28,3 +28,32 @@ func TestEstimateEntries(t *testing.T) {
 	}
 	t.Logf("estimate %d for %d entries", n, total)
 }
+
+// TestAscendingInsertsFillLeaves: keys inserted in ascending order leave
+// full leaves behind (BT-6), not half-empty ones; random order still
+// splits in half.
+func TestAscendingInsertsFillLeaves(t *testing.T) {
+	e := newEnv(t, 4096)
+	const n, valLen = 20000, 100
+	for i := 0; i < n; i++ {
+		e.put(t, []byte(fmt.Sprintf("k%08d", i)), make([]byte, valLen))
+	}
+	entryBytes := 4 + 9 + valLen + 2 // cell header, key, value, slot
+	ideal := n * entryBytes / (16384 - 200)
+	pages := len(e.alloc.live)
+	t.Logf("%d ascending entries: %d pages, %d if every page were full", n, pages, ideal)
+	if pages > ideal*115/100 {
+		t.Fatalf("%d pages for %d ascending entries; full pages would take %d", pages, n, ideal)
+	}
+	it := e.tree.Scan(e.pool, nil, nil, false)
+	got := 0
+	for it.Next() {
+		if want := fmt.Sprintf("k%08d", got); string(it.Key()) != want {
+			t.Fatalf("entry %d: key %q, want %q", got, it.Key(), want)
+		}
+		got++
+	}
+	if it.Err() != nil || got != n {
+		t.Fatalf("scan: %d entries, %v", got, it.Err())
+	}
+}
