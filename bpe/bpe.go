@@ -36,9 +36,12 @@ import (
 	"hash/crc32"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"strata/page"
 	"strata/volume"
@@ -116,6 +119,7 @@ type Cache struct {
 	doorSet  int
 	queue    []*admission
 	pending  map[uint32]*admission // queued or in flight, by page id
+	savedIdx []byte                // the index read at Open, until Warm
 	free     [][]byte
 	wake     chan struct{}
 	closed   bool
@@ -147,10 +151,11 @@ func Open(src Source, opts Options) (*Cache, error) {
 	for i := 0; i < opts.QueueLen; i++ {
 		c.free = append(c.free, volume.AlignedBuffer(page.Size))
 	}
-	c.resizeLocked(int(opts.Bytes / page.Size))
-	if c.slots > 0 {
-		c.loadIndex()
+	if opts.Bytes/page.Size > MaxSlots {
+		return nil, fmt.Errorf("bpe: %d bytes is above the maximum of %d pages", opts.Bytes, MaxSlots)
 	}
+	c.resizeLocked(int(opts.Bytes / page.Size))
+	c.readIndex() // always: a saved index is good for the next start only
 	go c.writer()
 	if opts.Path != "" {
 		if fi, err := os.Stat(opts.Path); err == nil {
@@ -250,16 +255,18 @@ func (c *Cache) remove(id uint32) bool {
 	return true
 }
 
+// MaxSlots bounds the BPE's size: slot numbers live in int32 hash buckets.
+const MaxSlots = 1<<31 - 1
+
 // resizeLocked sets the slot count, keeping entries in slots that remain.
+// The new arrays are allocated before any state changes.
 func (c *Cache) resizeLocked(slots int) {
 	if slots < 0 {
 		slots = 0
 	}
-	oldPage, oldLSN := c.pageOf, c.lsnOf
-	c.slots = slots
-	c.pageOf = make([]uint32, slots)
-	c.lsnOf = make([]uint32, slots)
-	c.ref = make([]uint8, slots)
+	if slots > MaxSlots {
+		panic(fmt.Sprintf("bpe: %d slots above MaxSlots", slots)) // callers check
+	}
 	buckets := 0
 	if slots > 0 {
 		buckets = 1
@@ -267,7 +274,10 @@ func (c *Cache) resizeLocked(slots int) {
 			buckets <<= 1
 		}
 	}
-	c.table = make([]int32, buckets)
+	pageOf, lsnOf, ref, table := make([]uint32, slots), make([]uint32, slots), make([]uint8, slots), make([]int32, buckets)
+	oldPage, oldLSN := c.pageOf, c.lsnOf
+	c.slots = slots
+	c.pageOf, c.lsnOf, c.ref, c.table = pageOf, lsnOf, ref, table
 	c.used, c.hand = 0, 0
 	for s := 0; s < len(oldPage) && s < slots; s++ {
 		if oldPage[s] != 0 {
@@ -528,6 +538,24 @@ func (c *Cache) fail(err error) {
 // drops the pages beyond it, a larger one adds empty slots. A BPE disabled
 // by an error stays off.
 func (c *Cache) Resize(bytes int64) error {
+	if bytes < 0 || bytes/page.Size > MaxSlots {
+		return fmt.Errorf("bpe: size %d outside 0..%d bytes", bytes, int64(MaxSlots)*page.Size)
+	}
+	if c.opts.Path != "" && bytes > 0 {
+		// The file must fit on its filesystem (it grows as slots are
+		// written; a full disk would disable the BPE later).
+		var fs unix.Statfs_t
+		if err := unix.Statfs(filepath.Dir(c.opts.Path), &fs); err == nil {
+			st, _ := os.Stat(c.opts.Path)
+			have := int64(fs.Bavail) * int64(fs.Bsize)
+			if st != nil {
+				have += st.Size()
+			}
+			if bytes > have {
+				return fmt.Errorf("bpe: size %d is more than the %d bytes available for %s", bytes, have, c.opts.Path)
+			}
+		}
+	}
 	slots := int(bytes / page.Size)
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -570,13 +598,15 @@ func (c *Cache) indexBytesLocked() int64 {
 }
 
 // Close stops the writer and, unless disabled, persists the index for a
-// warm restart (BPE-6). Queued admissions are dropped.
-func (c *Cache) Close() error { return c.close(true) }
+// warm restart (BPE-6), stamped with epoch: the caller's identity of the
+// data's state (the engine passes its log end after the final checkpoint).
+// Queued admissions are dropped.
+func (c *Cache) Close(epoch uint64) error { return c.close(true, epoch) }
 
 // Abandon stops the writer without persisting the index, as a crash would.
-func (c *Cache) Abandon() { c.close(false) }
+func (c *Cache) Abandon() { c.close(false, 0) }
 
-func (c *Cache) close(persist bool) error {
+func (c *Cache) close(persist bool, epoch uint64) error {
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
@@ -593,7 +623,7 @@ func (c *Cache) close(persist bool) error {
 	c.mu.Lock()
 	if persist && !c.disabled && c.slots > 0 && c.opts.IndexPath != "" {
 		if err = c.vol.Sync(); err == nil {
-			err = c.saveIndexLocked()
+			err = c.saveIndexLocked(epoch)
 		}
 	}
 	c.mu.Unlock()
@@ -605,10 +635,11 @@ func (c *Cache) close(persist bool) error {
 
 // ---- persisted index (BPE-6) ----
 
-const indexMagic = "STRBPE01"
+const indexMagic = "STRBPE02"
 
-func (c *Cache) saveIndexLocked() error {
+func (c *Cache) saveIndexLocked(epoch uint64) error {
 	b := []byte(indexMagic)
+	b = binary.LittleEndian.AppendUint64(b, epoch)
 	b = binary.LittleEndian.AppendUint32(b, uint32(c.slots))
 	b = binary.LittleEndian.AppendUint32(b, uint32(c.used))
 	for s := 0; s < c.slots; s++ {
@@ -636,15 +667,32 @@ func (c *Cache) saveIndexLocked() error {
 	return os.Rename(tmp, c.opts.IndexPath)
 }
 
-// loadIndex reads and deletes the persisted index; a missing, damaged or
-// differently sized index leaves the BPE cold.
-func (c *Cache) loadIndex() {
+// readIndex reads and deletes the persisted index, whatever the size: it
+// describes the data as it was at the Close that wrote it, and is good for
+// the next start only (a crash after this start must not reuse it).
+func (c *Cache) readIndex() {
 	if c.opts.IndexPath == "" {
 		return
 	}
 	b, err := os.ReadFile(c.opts.IndexPath)
-	os.Remove(c.opts.IndexPath) // used once: a crash after this start must not reuse it
-	if err != nil || len(b) < len(indexMagic)+12 || string(b[:len(indexMagic)]) != indexMagic {
+	os.Remove(c.opts.IndexPath)
+	if err == nil && c.slots > 0 {
+		c.savedIdx = b
+	}
+}
+
+// Warm loads the index read at Open if it was saved with this epoch, i.e.
+// the data has not changed since (BPE-6); otherwise, or if it is damaged,
+// sized differently, or pages were admitted since Open, the BPE stays cold.
+func (c *Cache) Warm(epoch uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b := c.savedIdx
+	c.savedIdx = nil
+	if len(b) == 0 {
+		return
+	}
+	if len(b) < len(indexMagic)+20 || string(b[:len(indexMagic)]) != indexMagic {
 		return
 	}
 	body, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
@@ -653,9 +701,14 @@ func (c *Cache) loadIndex() {
 		return
 	}
 	p := body[len(indexMagic):]
+	if saved := binary.LittleEndian.Uint64(p); saved != epoch {
+		c.log.Info("bpe index is from another state of the data; starting cold", "saved_epoch", saved, "epoch", epoch)
+		return
+	}
+	p = p[8:]
 	slots, n := int(binary.LittleEndian.Uint32(p)), int(binary.LittleEndian.Uint32(p[4:]))
 	p = p[8:]
-	if slots != c.slots || len(p) != n*12 {
+	if slots != c.slots || len(p) != n*12 || c.used > 0 || len(c.pending) > 0 {
 		return
 	}
 	for i := 0; i < n; i++ {

@@ -119,7 +119,7 @@ func TestNoStaleReads(t *testing.T) {
 		if v.lat == 0 && (st.Hits == 0 || st.Admissions == 0 || st.Invalidations == 0 || st.Evictions == 0) {
 			t.Fatalf("%s: the workload did not exercise the BPE: %+v", policy, st)
 		}
-		c.Close()
+		c.Close(0)
 	}
 }
 
@@ -203,7 +203,7 @@ func TestDeviceFailureDisables(t *testing.T) {
 		if err := c.Resize(1 << 20); err == nil {
 			t.Fatal("resize of a failed BPE accepted")
 		}
-		c.Close()
+		c.Close(0)
 	}
 }
 
@@ -308,10 +308,11 @@ func TestWarmRestart(t *testing.T) {
 		c.Admit(page.ID(id), buf)
 	}
 	waitFor(t, func() bool { return c.Stats().Admissions == 20 })
-	if err := c.Close(); err != nil {
+	if err := c.Close(7); err != nil {
 		t.Fatal(err)
 	}
 	c = open()
+	c.Warm(7)
 	if used := c.Stats().Used; used != 20 {
 		t.Fatalf("warm start: %d pages", used)
 	}
@@ -326,10 +327,26 @@ func TestWarmRestart(t *testing.T) {
 	}
 	c.Abandon() // a crash: no index written
 	c = open()
+	c.Warm(7)
 	if used := c.Stats().Used; used != 0 {
 		t.Fatalf("after a crash the BPE must start cold, has %d pages", used)
 	}
-	c.Close()
+	// An index saved at another epoch (the data changed, e.g. a restored
+	// snapshot) is not used.
+	for id := 0; id < 20; id++ {
+		c.Read(page.ID(id), buf)
+		c.Admit(page.ID(id), buf)
+	}
+	waitFor(t, func() bool { return c.Stats().Used == 20 })
+	if err := c.Close(8); err != nil {
+		t.Fatal(err)
+	}
+	c = open()
+	c.Warm(9)
+	if used := c.Stats().Used; used != 0 {
+		t.Fatalf("index from epoch 8 loaded at epoch 9: %d pages", used)
+	}
+	c.Close(0)
 }
 
 func waitFor(t *testing.T, cond func() bool) {

@@ -422,6 +422,29 @@ func (p *Pool) FlushOldestN(n int) (int, error) {
 	return p.flush(d)
 }
 
+// FlushOldestPaced writes up to n dirty pages, oldest recLSN first, in
+// batches of up to batch pages, from one scan of the pool. Before each
+// batch it calls admit with the batch size; false stops. Frames that cannot
+// be flushed now (latched by a running mini-transaction, already in
+// flight) are passed over for the next oldest. It returns the pages written.
+func (p *Pool) FlushOldestPaced(n, batch int, admit func(int) bool) (int, error) {
+	d := p.dirtyFrames(0)
+	written := 0
+	for len(d) > 0 && written < n {
+		size := min(batch, n-written)
+		if !admit(size) {
+			break
+		}
+		w, used, err := p.flushUpTo(d, size)
+		written += w
+		d = d[used:]
+		if err != nil {
+			return written, err
+		}
+	}
+	return written, nil
+}
+
 // FlushBefore writes every page dirtied before lsn (0: every dirty page).
 func (p *Pool) FlushBefore(lsn page.LSN) error {
 	d := p.dirtyFrames(lsn)
@@ -451,18 +474,31 @@ func (p *Pool) FlushAll() error {
 // flush writes a set of dirty frames: copy under shared latch, wait for the
 // log (BP-3), write through the page store, then mark clean (BP-4).
 func (p *Pool) flush(d []dirtyFrame) (int, error) {
-	if len(d) == 0 {
-		return 0, nil
+	n, _, err := p.flushUpTo(d, len(d))
+	return n, err
+}
+
+// flushUpTo takes candidates from d in order until limit frames are being
+// written (skipping frames that cannot be flushed now) and writes them. It
+// returns the pages written and how many candidates it consumed.
+func (p *Pool) flushUpTo(d []dirtyFrame, limit int) (int, int, error) {
+	if len(d) == 0 || limit <= 0 {
+		return 0, 0, nil
 	}
 	if e := p.flushErr.Load(); e != nil {
-		return 0, *e
+		return 0, 0, *e
 	}
 	p.flushMu.Lock()
 	defer p.flushMu.Unlock()
 	var frames []*Frame
 	var images [][]byte
 	var maxLSN page.LSN
-	for _, df := range d {
+	consumed := len(d)
+	for i, df := range d {
+		if len(frames) == limit {
+			consumed = i
+			break
+		}
 		f := df.f
 		if !p.pinIfCached(f) {
 			continue
@@ -497,7 +533,7 @@ func (p *Pool) flush(d []dirtyFrame) (int, error) {
 		images = append(images, img)
 	}
 	if len(frames) == 0 {
-		return 0, nil
+		return 0, consumed, nil
 	}
 	err := p.log.WaitDurable(maxLSN + 1) // BP-3
 	if err == nil {
@@ -522,11 +558,11 @@ func (p *Pool) flush(d []dirtyFrame) (int, error) {
 	if err != nil {
 		err = fmt.Errorf("flush: %w", err)
 		p.flushErr.Store(&err)
-		return 0, err
+		return 0, consumed, err
 	}
 	p.flushed.Add(int64(len(frames)))
 	p.batches.Add(1)
-	return len(frames), nil
+	return len(frames), consumed, nil
 }
 
 // FlushErr is the sticky error of a failed page write, if any.

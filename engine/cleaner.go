@@ -36,44 +36,46 @@ func (db *DB) pageCleaner() {
 		// Pages owed carry over a refused tick, but never more than two
 		// ticks' worth: the governor re-plans every tick.
 		owed = min(owed+plan.Rate*dt, 2*plan.Rate*dt+cleanerBatch)
-		for owed >= 1 {
-			select {
-			case <-db.stop:
-				return
-			default:
-			}
-			n := min(int(owed), cleanerBatch)
-			if !plan.Urgent {
+		wrote := 0
+		if owed >= 1 {
+			// One scan of the pool per tick, batches paced by tokens.
+			var err error
+			wrote, err = db.pool.FlushOldestPaced(int(owed), cleanerBatch, func(n int) bool {
+				select {
+				case <-db.stop:
+					return false
+				default:
+				}
+				if plan.Urgent {
+					return true
+				}
 				if !db.gov.Take(n) {
-					break
+					return false
 				}
 				if plan.Yield {
 					db.yieldToReads()
 				}
-			}
-			wrote, err := db.pool.FlushOldestN(n)
+				return true
+			})
 			db.gov.Wrote(wrote, plan.Urgent)
+			owed -= float64(wrote)
 			if err != nil {
 				if db.cleanerErrs.Add(1) == 1 {
 					slog.Error("page cleaner: flush failed", "err", err)
 				}
 				owed = 0
-				break
 			}
-			if wrote == 0 { // nothing (flushable) is dirty
-				owed = 0
-				break
-			}
-			owed -= float64(n)
 		}
-		next := cleanerTick
-		if plan.Urgent {
-			// Reclaim the log space just flushed, and look again soon:
-			// commits are about to checkpoint themselves (IO-2).
+		// Reclaim log space as the oldest pages get written: the checkpoint
+		// follows the oldest dirty page (a no-op when it would not move).
+		if (wrote > 0 || plan.Hurry) && db.log.Used() > db.log.Capacity()/16 {
 			if err := db.advanceCheckpoint(); err != nil && db.cleanerErrs.Add(1) == 1 {
 				slog.Error("page cleaner: checkpoint failed", "err", err)
 			}
-			next = cleanerTick / 10
+		}
+		next := cleanerTick
+		if plan.Hurry {
+			next = cleanerTick / 10 // commits are about to checkpoint themselves (IO-2)
 		}
 		t.Reset(next)
 	}

@@ -183,6 +183,10 @@ func (db *DB) open(kernelAtomic bool) error {
 		return err
 	}
 	if db.bpe != nil {
+		// A saved index is trusted only if the log's checkpoint is the one
+		// it was saved at: the data volume is then the one the BPE copied
+		// (not, say, a restored snapshot), and nothing was replayed yet.
+		db.bpe.Warm(uint64(db.log.Checkpoint()))
 		src, poolOpts.EvictHook, poolOpts.DirtyHook = db.bpe, db.bpe.Admit, db.bpe.Invalidate
 		st := db.bpe.Stats()
 		slog.Info("buffer pool extension", "slots", st.Slots, "index_bytes", st.IndexBytes,
@@ -573,6 +577,9 @@ func (db *DB) setCheckpoint() error {
 	if m := db.pool.MinRecLSN(); m != 0 && m < ckpt {
 		ckpt = m
 	}
+	if ckpt <= db.log.Checkpoint() {
+		return nil // nothing to reclaim: spare the header write and its fsync
+	}
 	return db.log.SetCheckpoint(ckpt)
 }
 
@@ -590,7 +597,9 @@ func (db *DB) Close() error {
 	err := db.checkpoint(true)
 	db.pool.Close()
 	if db.bpe != nil {
-		if e := db.bpe.Close(); e != nil {
+		if err != nil {
+			db.bpe.Abandon() // no clean checkpoint: the next start must be cold
+		} else if e := db.bpe.Close(uint64(db.log.Checkpoint())); e != nil {
 			slog.Warn("closing the buffer pool extension", "err", e)
 		}
 	}

@@ -225,6 +225,9 @@ func (o *Options) validate() error {
 	if _, _, err := iogov.ParseMode(o.IOLimiter); err != nil {
 		return err
 	}
+	if o.MaxDirtyPct < 0 || o.MaxDirtyPct > 90 {
+		return fmt.Errorf("engine: max dirty pages %d%% outside 0..90 (0: default 50)", o.MaxDirtyPct)
+	}
 	if o.IOCapacity < 0 {
 		return fmt.Errorf("engine: negative I/O capacity %d", o.IOCapacity)
 	}

@@ -20,14 +20,17 @@ type Stats struct {
 	Pages      pagestore.Stats
 	LogVolume  volume.MeteredStats
 	DataVolume volume.MeteredStats
-	// DataVolumes are the members of a striped data volume (one entry
-	// without striping).
+	// DataVolumes are the data volumes opened from DataDirs, one per
+	// directory (the members of a stripe); empty for an injected volume.
 	DataVolumes []volume.MeteredStats
 	// IO is the background I/O governor (limiter rate and why).
 	IO iogov.Status
 	// LogSpaceWaits counts commits that had to checkpoint because the log
 	// was nearly full.
 	LogSpaceWaits int64
+	// CleanerErrors counts failed page-cleaner flushes and checkpoints (the
+	// first is logged; a failed page write is sticky, see bufpool).
+	CleanerErrors int64
 
 	Commits, Rollbacks, RecoveredRecords int64
 	LockWaits, Deadlocks, LockTimeouts   int64
@@ -45,7 +48,7 @@ func (db *DB) Stats() Stats {
 		BPE:  bs,
 		Pool: db.pool.Stats(), Log: db.log.Stats(), Pages: db.store.Stats(),
 		LogVolume: db.logVol.Stats(), DataVolume: db.dataVol.Stats(), DataVolumes: db.memberStats(),
-		IO: db.gov.Status(), LogSpaceWaits: db.logSpaceWaits.Load(),
+		IO: db.gov.Status(), LogSpaceWaits: db.logSpaceWaits.Load(), CleanerErrors: db.cleanerErrs.Load(),
 		Commits: db.commits.Load(), Rollbacks: db.rollbacks.Load(), RecoveredRecords: db.recoveredRecords.Load(),
 		LockWaits: db.locks.Waits.Load(), Deadlocks: db.locks.Deadlocks.Load(), LockTimeouts: db.locks.Timeouts.Load(),
 		LogUsedBytes: db.log.Used(), LogCapacityBytes: db.log.Capacity(),

@@ -23,7 +23,8 @@
 //	     or more dirty pages than the urgent ratio, the plan is Urgent and
 //	     the cleaner writes without tokens, so the log never fills because
 //	     of the limiter (a commit that finds the log 7/8 full checkpoints
-//	     itself, which is the stall this rule avoids).
+//	     itself, which is the stall this rule avoids). Past the log's high
+//	     watermark the plan asks to be renewed every 10 ms (Plan.Hurry).
 //	IO-3 Auto mode tunes the limit by AIMD: cut by CutFactor when the
 //	     foreground read latency rises above RiseFactor times its baseline
 //	     while background writes ran; raised by a step of MaxRate/50 while
@@ -49,6 +50,7 @@ package iogov
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"sync"
 	"time"
 
@@ -87,9 +89,9 @@ func ParseMode(s string) (Mode, float64, error) {
 	case "off":
 		return Off, 0, nil
 	}
-	var r float64
-	if _, err := fmt.Sscanf(s, "%g", &r); err != nil || r <= 0 || math.IsInf(r, 0) {
-		return 0, 0, fmt.Errorf("io limiter %q: want auto, off or a page-write rate per second", s)
+	r, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(r > 0 && r <= MaxFixedRate) { // also rejects NaN
+		return 0, 0, fmt.Errorf("io limiter %q: want auto, off or a page-write rate per second (0 < rate <= %g)", s, float64(MaxFixedRate))
 	}
 	return Fixed, r, nil
 }
@@ -105,6 +107,10 @@ const (
 	// does not say (no profile, no --io-capacity): about a gp3 baseline.
 	DefaultMaxRate = 3000
 	minReads       = 10 // reads per tick needed to trust a latency sample
+	// MaxFixedRate bounds --io-limiter N (10 million pages/s is 150 GiB/s).
+	MaxFixedRate = 1e7
+	// dirtyRateTau is the time constant of the dirtying-rate average.
+	dirtyRateTau = 500 * time.Millisecond
 )
 
 // Config sets up a governor.
@@ -136,6 +142,9 @@ type Plan struct {
 	// Yield lets in-flight foreground reads go first (IO-1): only while
 	// flushing is ahead, below the high watermarks.
 	Yield bool
+	// Hurry asks for the next plan soon (10 ms, not 100 ms): the log is
+	// past its high watermark or the plan is urgent.
+	Hurry bool
 }
 
 // Status is the governor's state for SHOW STATUS and metrics.
@@ -213,10 +222,6 @@ func (g *Governor) Mode() Mode { return g.cfg.Mode }
 // now (IO-1). A refused batch is counted and retried at the next tick.
 func (g *Governor) Take(n int) bool {
 	if g.lim.AllowN(time.Now(), n) {
-		g.mu.Lock()
-		g.st.BackgroundPages += int64(n)
-		g.bgInTick += int64(n)
-		g.mu.Unlock()
 		return true
 	}
 	g.mu.Lock()
@@ -225,14 +230,17 @@ func (g *Governor) Take(n int) bool {
 	return false
 }
 
-// Wrote records n pages written past the limiter by an urgent plan.
+// Wrote records n pages written by the cleaner: paced (under tokens) or
+// urgent (past the limiter). Only paced writes count as the background
+// load the auto limit answers for.
 func (g *Governor) Wrote(n int, urgent bool) {
-	if !urgent {
-		return
-	}
 	g.mu.Lock()
-	g.st.UrgentPages += int64(n)
-	g.bgInTick += int64(n)
+	if urgent {
+		g.st.UrgentPages += int64(n)
+	} else {
+		g.st.BackgroundPages += int64(n)
+		g.bgInTick += int64(n)
+	}
 	g.mu.Unlock()
 }
 
@@ -278,10 +286,13 @@ func (g *Governor) Update(s Sample) Plan {
 	// Rates over the tick.
 	bg := g.bgInTick
 	g.bgInTick = 0
+	fresh := false // a latency sample from this tick
 	if dt > 0 {
 		r := float64(s.Dirtied-prev.Dirtied) / dt
-		g.dirtyRate = 0.7*g.dirtyRate + 0.3*r
+		a := 1 - math.Exp(-dt/dirtyRateTau.Seconds()) // ticks of any length weigh by time
+		g.dirtyRate += a * (r - g.dirtyRate)
 		if reads := s.Reads - prev.Reads; reads >= minReads {
+			fresh = true
 			lat := float64(s.ReadNanos-prev.ReadNanos) / float64(reads)
 			if g.latEWMA == 0 {
 				g.latEWMA = lat
@@ -293,7 +304,7 @@ func (g *Governor) Update(s Sample) Plan {
 			} else {
 				// Drift up slowly (minutes) so a device that got slower
 				// for good becomes the new normal.
-				g.baseline += (g.latEWMA - g.baseline) * 0.002 * dt / 0.1
+				g.baseline += (g.latEWMA - g.baseline) * min(1, 0.002*dt/0.1)
 			}
 		}
 	}
@@ -326,7 +337,9 @@ func (g *Governor) Update(s Sample) Plan {
 
 	limit := g.limit
 	if g.cfg.Mode == Auto && dt > 0 {
-		rising := g.baseline > 0 && g.latEWMA > RiseFactor*g.baseline
+		// Only a latency measured in this tick can cut (a stale one would
+		// keep cutting with no reads at all).
+		rising := fresh && g.baseline > 0 && g.latEWMA > RiseFactor*g.baseline
 		switch {
 		case rising && bg > 0:
 			g.limit = max(g.minRate(), g.limit*CutFactor)
@@ -359,5 +372,5 @@ func (g *Governor) Update(s Sample) Plan {
 	if math.IsInf(limit, 1) {
 		g.st.Limit = 0
 	}
-	return Plan{Rate: target, Urgent: urgent, Yield: !urgent && pressure < 1}
+	return Plan{Rate: target, Urgent: urgent, Yield: !urgent && pressure < 1, Hurry: urgent || logFill >= HighLogFill}
 }

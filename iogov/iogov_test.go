@@ -15,6 +15,7 @@ func TestLimiterHoldsRate(t *testing.T) {
 	for time.Since(start) < 1500*time.Millisecond {
 		if g.Take(8) {
 			got += 8
+			g.Wrote(8, false)
 		} else {
 			time.Sleep(time.Millisecond)
 		}
@@ -22,8 +23,10 @@ func TestLimiterHoldsRate(t *testing.T) {
 	el := time.Since(start).Seconds()
 	burst := float64(burstFor(rate))
 	want := rate*el + burst
-	if float64(got) > want+8 || float64(got) < 0.9*rate*el {
-		t.Fatalf("took %d pages in %.2fs at a %.0f/s limit: want %.0f..%.0f", got, el, rate, 0.9*rate*el, want+8)
+	// The upper bound is the property; the lower one only shows the
+	// tokens flow (loose: a loaded CI machine may stall this loop).
+	if float64(got) > want+8 || float64(got) < 0.5*rate*el {
+		t.Fatalf("took %d pages in %.2fs at a %.0f/s limit: want %.0f..%.0f", got, el, rate, 0.5*rate*el, want+8)
 	}
 	if st := g.Status(); st.BackgroundPages != int64(got) || st.Throttle == 0 {
 		t.Fatalf("status %+v after %d pages", st, got)
@@ -123,7 +126,7 @@ func TestAutoCutsOnReadLatency(t *testing.T) {
 	}
 	// Background writes run and reads slow to 5 ms: cut.
 	for i := 0; i < 10; i++ {
-		g.Take(16)
+		g.Wrote(16, false) // paced background writes ran
 		sp.tick(100, 5*time.Millisecond)
 	}
 	st := g.Status()
@@ -132,6 +135,15 @@ func TestAutoCutsOnReadLatency(t *testing.T) {
 	}
 	if st.Limit < g.minRate() {
 		t.Fatalf("limit %.0f below the floor %.0f", st.Limit, g.minRate())
+	}
+	// A latency from earlier ticks does not cut again: no reads, no cut.
+	cuts := st.Cuts
+	for i := 0; i < 5; i++ {
+		g.Wrote(16, false)
+		sp.tick(0, 0)
+	}
+	if c := g.Status().Cuts; c != cuts {
+		t.Fatalf("%d cuts on ticks without reads", c-cuts)
 	}
 	// Slow reads without background writes are not the limiter's doing.
 	before := st.Limit
@@ -159,7 +171,7 @@ func TestParseMode(t *testing.T) {
 			t.Errorf("ParseMode(%q) = %v, %v", in, m, err)
 		}
 	}
-	for _, bad := range []string{"fast", "-5", "0"} {
+	for _, bad := range []string{"fast", "-5", "0", "nan", "NaN", "inf", "5abc", "1e308"} {
 		if _, _, err := ParseMode(bad); err == nil {
 			t.Errorf("ParseMode(%q) accepted", bad)
 		}
@@ -180,7 +192,7 @@ func TestCutsNeverStarveRequiredFlushing(t *testing.T) {
 	var p Plan
 	for i := 0; i < 100; i++ {
 		sp.s.Dirtied += 80
-		g.Take(16)
+		g.Wrote(16, false)
 		p = sp.tick(100, 20*time.Millisecond)
 	}
 	st := g.Status()

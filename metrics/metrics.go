@@ -84,6 +84,7 @@ func samples(s engine.Stats) []sample {
 		c("strata_io_limit_raises_total", "Limiter raises because flushing needed more.", s.IO.Raises),
 		c("strata_io_throttled_batches_total", "Page-cleaner batches deferred for lack of tokens.", s.IO.Throttle),
 		c("strata_log_space_waits_total", "Commits that checkpointed because the redo log was nearly full.", s.LogSpaceWaits),
+		c("strata_page_cleaner_errors_total", "Failed page-cleaner flushes and checkpoints.", s.CleanerErrors),
 	}
 	type volCounters struct{ r, w, s, br, bw int64 }
 	vols := map[string]volCounters{
