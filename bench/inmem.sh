@@ -6,6 +6,8 @@
 #   bench/inmem.sh [--bp 1G] [--tables 4] [--table-size 100000] [--threads 16]
 #                  [--time 30] [--warmup 10] [--workloads "oltp_point_select ..."]
 #                  [--profile]   # also take a 20 s CPU profile of strata per workload
+#                  [--before REV] # also run strata built at git revision REV (a third
+#                                 # server, same settings): before/after in one run
 #
 # Needs root for nothing; installs sysbench and mariadb-server from Debian if
 # missing. Work files under $BENCH_DIR (default /var/tmp/strata-bench);
@@ -14,7 +16,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 DIR=${BENCH_DIR:-/var/tmp/strata-bench}
-BP=1G; TABLES=4; TABLE_SIZE=100000; THREADS=16; TIME=30; WARMUP=10; PROFILE=0
+BP=1G; TABLES=4; TABLE_SIZE=100000; THREADS=16; TIME=30; WARMUP=10; PROFILE=0; BEFORE=
 WORKLOADS="oltp_point_select oltp_read_only oltp_write_only oltp_read_write"
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -26,6 +28,7 @@ while [ $# -gt 0 ]; do
 	--warmup) WARMUP=$2; shift 2 ;;
 	--workloads) WORKLOADS=$2; shift 2 ;;
 	--profile) PROFILE=1; shift ;;
+	--before) BEFORE=$2; shift 2 ;;
 	*) echo "unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -40,9 +43,9 @@ if ((${#need[@]})); then
 fi
 
 RES=$DIR/results
-rm -rf "$DIR/mariadb" "$DIR/strata"
+rm -rf "$DIR/mariadb" "$DIR/strata" "$DIR/before"
 mkdir -p "$DIR/mariadb/data" "$DIR/strata" "$RES"
-MPORT=3307; SPORT=3308; PPORT=9105
+MPORT=3307; SPORT=3308; PPORT=9105; BPORT=3309; BPPORT=9106
 SOCK=$DIR/mariadb/mysqld.sock
 
 # ---- MariaDB 10.11 / InnoDB ----
@@ -74,11 +77,27 @@ MPID=$!
 "$DIR/strata/strata" --datadir "$DIR/strata/data" --port $SPORT --buffer-pool-size "$BP" \
 	--log-capacity 256M --metrics-addr 127.0.0.1:$PPORT >"$DIR/strata/strata.log" 2>&1 &
 SPID=$!
-trap 'kill $MPID $SPID 2>/dev/null || true; wait 2>/dev/null || true' EXIT
-for _ in $(seq 1 120); do
-	if mariadb -h127.0.0.1 -P$MPORT -uroot -e 'select 1' >/dev/null 2>&1 &&
-		mariadb -h127.0.0.1 -P$SPORT -uroot -e 'select 1' >/dev/null 2>&1; then break; fi
-	sleep 0.5
+BPID=""
+SYSTEMS="mariadb strata"
+PORTS="$MPORT $SPORT"
+if [ -n "$BEFORE" ]; then
+	mkdir -p "$DIR/before"
+	git -C "$ROOT" worktree add --detach "$DIR/before/src" "$BEFORE" >/dev/null 2>&1
+	(cd "$DIR/before/src" && go build -o "$DIR/before/strata" ./cmd/strata)
+	git -C "$ROOT" worktree remove --force "$DIR/before/src"
+	"$DIR/before/strata" --datadir "$DIR/before/data" --port $BPORT --buffer-pool-size "$BP" \
+		--log-capacity 256M --metrics-addr 127.0.0.1:$BPPORT >"$DIR/before/strata.log" 2>&1 &
+	BPID=$!
+	SYSTEMS="mariadb before strata"
+	PORTS="$MPORT $BPORT $SPORT"
+	log "before: strata at $(git -C "$ROOT" log -1 --format='%h %s' "$BEFORE")"
+fi
+trap 'kill $MPID $SPID $BPID 2>/dev/null || true; wait 2>/dev/null || true' EXIT
+for port in $PORTS; do
+	for _ in $(seq 1 120); do
+		mariadb -h127.0.0.1 -P$port -uroot -e 'select 1' >/dev/null 2>&1 && break
+		sleep 0.5
+	done
 done
 
 SB() { # SB PORT WORKLOAD ARGS...
@@ -86,32 +105,46 @@ SB() { # SB PORT WORKLOAD ARGS...
 	sysbench "$w" --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port="$port" --mysql-user=root \
 		--mysql-db=sbtest --tables="$TABLES" --table-size="$TABLE_SIZE" "$@"
 }
-for port in $MPORT $SPORT; do
+for port in $PORTS; do
 	mariadb -h127.0.0.1 -P$port -uroot -e 'CREATE DATABASE sbtest'
 	t0=$SECONDS
 	SB $port oltp_read_write --threads="$TABLES" prepare >"$RES/prepare.$port.log"
 	log "prepare on port $port: $((SECONDS - t0)) s"
 done
 
-echo "| workload | MariaDB QPS | strata QPS | strata / MariaDB | MariaDB p95 ms | strata p95 ms |" >"$RES/summary.md"
-echo "| --- | --- | --- | --- | --- | --- |" >>"$RES/summary.md"
 qps() { grep -oP 'queries:\s+\d+\s+\(\K[0-9.]+' "$1"; }
 p95() { grep -oP '95th percentile:\s+\K[0-9.]+' "$1"; }
+errs() { grep -oP 'ignored errors:\s+\K\d+' "$1"; }
+if [ -n "$BEFORE" ]; then
+	echo "| workload | MariaDB QPS | strata before QPS | strata QPS | before / MariaDB | strata / MariaDB | strata / before | MariaDB p95 ms | before p95 ms | strata p95 ms | strata errors |" >"$RES/summary.md"
+	echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |" >>"$RES/summary.md"
+else
+	echo "| workload | MariaDB QPS | strata QPS | strata / MariaDB | MariaDB p95 ms | strata p95 ms | strata errors |" >"$RES/summary.md"
+	echo "| --- | --- | --- | --- | --- | --- | --- |" >>"$RES/summary.md"
+fi
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f", a/b}'; }
 for w in $WORKLOADS; do
 	opts=(--threads="$THREADS" --rand-type=special --rand-spec-pct=15)
-	for sys in mariadb strata; do
-		port=$MPORT; [ $sys = strata ] && port=$SPORT
+	for sys in $SYSTEMS; do
+		port=$MPORT; pport=""
+		[ $sys = strata ] && port=$SPORT && pport=$PPORT
+		[ $sys = before ] && port=$BPORT && pport=$BPPORT
 		SB $port "$w" "${opts[@]}" --time="$WARMUP" run >/dev/null
 		prof=""
-		if [ $sys = strata ] && [ $PROFILE = 1 ]; then
-			curl -s -o "$RES/$w.strata.cpu.pprof" "http://127.0.0.1:$PPORT/debug/pprof/profile?seconds=20" &
+		if [ -n "$pport" ] && [ $PROFILE = 1 ]; then
+			curl -s -o "$RES/$w.$sys.cpu.pprof" "http://127.0.0.1:$pport/debug/pprof/profile?seconds=20" &
 			prof=$!
 		fi
 		SB $port "$w" "${opts[@]}" --time="$TIME" run >"$RES/$w.$sys.log"
 		[ -z "$prof" ] || wait "$prof"
-		log "$w $sys: $(qps "$RES/$w.$sys.log") QPS, p95 $(p95 "$RES/$w.$sys.log") ms"
+		log "$w $sys: $(qps "$RES/$w.$sys.log") QPS, p95 $(p95 "$RES/$w.$sys.log") ms, errors $(errs "$RES/$w.$sys.log")"
 	done
 	m=$(qps "$RES/$w.mariadb.log"); s=$(qps "$RES/$w.strata.log")
-	echo "| $w | $m | $s | $(awk -v a="$s" -v b="$m" 'BEGIN{printf "%.2f", a/b}') | $(p95 "$RES/$w.mariadb.log") | $(p95 "$RES/$w.strata.log") |" >>"$RES/summary.md"
+	if [ -n "$BEFORE" ]; then
+		b=$(qps "$RES/$w.before.log")
+		echo "| $w | $m | $b | $s | $(ratio "$b" "$m") | $(ratio "$s" "$m") | $(ratio "$s" "$b") | $(p95 "$RES/$w.mariadb.log") | $(p95 "$RES/$w.before.log") | $(p95 "$RES/$w.strata.log") | $(errs "$RES/$w.strata.log") |" >>"$RES/summary.md"
+	else
+		echo "| $w | $m | $s | $(ratio "$s" "$m") | $(p95 "$RES/$w.mariadb.log") | $(p95 "$RES/$w.strata.log") | $(errs "$RES/$w.strata.log") |" >>"$RES/summary.md"
+	fi
 done
 cat "$RES/summary.md"

@@ -45,6 +45,8 @@ type Backend struct {
 
 	rowsRead, rowsWritten atomic.Uint64
 	fastSelects           atomic.Uint64
+	fastWrites            atomic.Uint64
+	fastTxControl         atomic.Uint64
 
 	sessMu   sync.Mutex
 	sessions map[uint32]*Session // by connection id (the server's fast path)
@@ -89,6 +91,14 @@ func (b *Backend) RowCounters() (read, written uint64) {
 
 // FastSelects counts statements answered by the server's fast path.
 func (b *Backend) FastSelects() uint64 { return b.fastSelects.Load() }
+
+// FastTxControl counts the BEGIN, COMMIT and ROLLBACK statements the
+// server's fast path ran; CountFastTxControl counts one.
+func (b *Backend) FastTxControl() uint64 { return b.fastTxControl.Load() }
+func (b *Backend) CountFastTxControl()   { b.fastTxControl.Add(1) }
+
+// FastWrites counts the write statements the server's fast path applied.
+func (b *Backend) FastWrites() uint64 { return b.fastWrites.Load() }
 
 // Engine is the storage engine under this backend.
 func (b *Backend) Engine() *engine.DB { return b.db }

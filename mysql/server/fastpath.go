@@ -3,7 +3,10 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,133 +21,679 @@ import (
 	"strata/mysql/backend"
 )
 
-// The fast path (FP-n) answers the most common OLTP statement, a prepared
-// primary-key point select, directly on the engine, skipping
-// go-mysql-server's per-execute binding and analysis:
+// The fast path (FP-n) answers the common prepared single-table OLTP
+// statements directly on the engine, skipping go-mysql-server's
+// per-execute binding and analysis (the shapes sysbench's OLTP workloads
+// use, with any table and column names):
 //
-//	SELECT col[, col...] FROM table WHERE pkcol = ?
+//	SELECT col[, col...] FROM t WHERE pk = ?
+//	SELECT [DISTINCT] col[, col...] FROM t WHERE pk BETWEEN ? AND ? [ORDER BY col [ASC]]
+//	SELECT SUM(col) FROM t WHERE pk BETWEEN ? AND ?
+//	UPDATE t SET col = ? | col = col {+|-} n [, ...] WHERE pk = ?
+//	DELETE FROM t WHERE pk = ?
+//	INSERT INTO t (every column) VALUES (?, ...)
+//	BEGIN | START TRANSACTION | COMMIT | ROLLBACK
 //
-// FP-1 Only that exact shape is taken: plain column names of one table in
-// the session's current database, a single-column primary key, one
-// parameter whose type family matches the key column. Anything else,
-// including a failed lookup of any kind, goes to go-mysql-server.
-// FP-2 It reads in the session's transaction as go-mysql-server would: the
-// open engine transaction if the client has one, else a fresh read-only
-// one (autocommit), with the same visibility (read-your-writes).
-// FP-3 Its result (column metadata and values) is what go-mysql-server
-// returns for the same statement; a test compares the two paths.
+// FP-1 Only these exact shapes are taken: plain column names of one table
+// in the session's current database whose primary key is the single
+// column pk, parameters whose type family (integer, string) matches their
+// column's. Anything else, including any value or state the backend does
+// not handle exactly as go-mysql-server would (backend.ErrFallback), goes
+// to go-mysql-server, with nothing done.
+// FP-2 Reads and writes run in the session's transaction as
+// go-mysql-server's would (backend FPB-2, FPB-3).
+// FP-3 Results (column metadata, values, affected rows, insert id, info)
+// are what go-mysql-server returns for the same statement; a test runs
+// generated statements through both paths and compares.
+// FP-4 DISTINCT and ORDER BY are taken only on integer columns and strings
+// under a binary NO PAD collation, where equal means byte-equal; sorting
+// is stable, as go-mysql-server's.
 //
 // It does not check privileges: strata runs without user accounts (root,
-// empty password). Enabling accounts must add a SELECT privilege check here.
+// empty password). Enabling accounts must add privilege checks here.
 
-var pointSelectRE = regexp.MustCompile("(?is)^\\s*SELECT\\s+(.+?)\\s+FROM\\s+`?(\\w+)`?\\s+WHERE\\s+`?(\\w+)`?\\s*=\\s*\\?\\s*;?\\s*$")
-var identRE = regexp.MustCompile("^`?(\\w+)`?$")
+const (
+	ident = "`?(\\w+)`?"
+	tail  = "\\s*;?\\s*$"
+)
 
-// pointSelect is a parsed statement shape (table resolution happens per
-// execution: the current database and the catalog can change).
-type pointSelect struct {
-	cols   []string
-	table  string
-	keyCol string
+var (
+	pointSelectRE = regexp.MustCompile("(?is)^\\s*SELECT\\s+(.+?)\\s+FROM\\s+" + ident + "\\s+WHERE\\s+" + ident + "\\s*=\\s*\\?" + tail)
+	rangeSelectRE = regexp.MustCompile("(?is)^\\s*SELECT\\s+(DISTINCT\\s+)?(.+?)\\s+FROM\\s+" + ident + "\\s+WHERE\\s+" + ident +
+		"\\s+BETWEEN\\s+\\?\\s+AND\\s+\\?(?:\\s+ORDER\\s+BY\\s+" + ident + "(?:\\s+ASC)?)?" + tail)
+	updateRE   = regexp.MustCompile("(?is)^\\s*UPDATE\\s+" + ident + "\\s+SET\\s+(.+?)\\s+WHERE\\s+" + ident + "\\s*=\\s*\\?" + tail)
+	deleteRE   = regexp.MustCompile("(?is)^\\s*DELETE\\s+FROM\\s+" + ident + "\\s+WHERE\\s+" + ident + "\\s*=\\s*\\?" + tail)
+	insertRE   = regexp.MustCompile("(?is)^\\s*INSERT\\s+INTO\\s+" + ident + "\\s*\\(([^()]*)\\)\\s*VALUES\\s*\\(\\s*\\?((?:\\s*,\\s*\\?)*)\\s*\\)" + tail)
+	beginRE    = regexp.MustCompile("(?i)^\\s*(?:BEGIN(?:\\s+WORK)?|START\\s+TRANSACTION)" + tail)
+	commitRE   = regexp.MustCompile("(?i)^\\s*COMMIT(?:\\s+WORK)?" + tail)
+	rollbackRE = regexp.MustCompile("(?i)^\\s*ROLLBACK(?:\\s+WORK)?" + tail)
+	identRE    = regexp.MustCompile("^" + ident + "$")
+	sumRE      = regexp.MustCompile("(?i)^SUM\\(\\s*" + ident + "\\s*\\)$")
+	setRE      = regexp.MustCompile("(?i)^" + ident + "\\s*=\\s*(?:(\\?)|" + ident + "\\s*([-+])\\s*(\\d{1,19}))$")
+	keywordRE  = regexp.MustCompile("(?i)^(select|from|where|distinct|all|as|and|or|not|null|order|by|between|set|values|into|limit|for|lock|union)$")
+)
+
+type kind uint8
+
+const (
+	pointSelect kind = iota + 1
+	rangeSelect
+	updateByKey
+	deleteByKey
+	insertValues
+	txBegin
+	txCommit
+	txRollback
+)
+
+// shape is a recognized statement (tables resolve per execution: the
+// current database and the catalog can change).
+type shape struct {
+	kind     kind
+	table    string
+	keyCol   string
+	cols     []string // selected or inserted columns
+	sum      string   // SELECT SUM(col): the expression as written, cols[0] is col
+	distinct bool
+	orderBy  string
+	sets     []setClause
+	params   int
+}
+
+// setClause is one assignment of an UPDATE: col = ? (param) or col = src + delta.
+type setClause struct {
+	col, src string
+	param    bool
+	delta    int64
 }
 
 type fastPath struct {
 	b      *backend.Backend
-	mu     sync.Mutex
-	shapes map[string]*pointSelect // by statement text; nil: not a point select
+	mu     sync.RWMutex
+	shapes map[string]*shape // by statement text; nil: not a fast-path shape
 }
 
 func newFastPath(b *backend.Backend) *fastPath {
-	return &fastPath{b: b, shapes: map[string]*pointSelect{}}
+	return &fastPath{b: b, shapes: map[string]*shape{}}
 }
 
-func (fp *fastPath) shape(query string) *pointSelect {
+func (fp *fastPath) shape(query string) *shape {
+	fp.mu.RLock()
+	sh, ok := fp.shapes[query]
+	fp.mu.RUnlock()
+	if ok {
+		return sh
+	}
+	sh = parseShape(query)
 	fp.mu.Lock()
-	defer fp.mu.Unlock()
-	if ps, ok := fp.shapes[query]; ok {
-		return ps
-	}
-	var ps *pointSelect
-	if m := pointSelectRE.FindStringSubmatch(query); m != nil {
-		ps = &pointSelect{table: m[2], keyCol: m[3]}
-		for _, c := range strings.Split(m[1], ",") {
-			im := identRE.FindStringSubmatch(strings.TrimSpace(c))
-			if im == nil {
-				ps = nil
-				break
-			}
-			ps.cols = append(ps.cols, im[1])
-		}
-	}
 	if len(fp.shapes) < 10000 {
-		fp.shapes[query] = ps
+		fp.shapes[query] = sh
 	}
-	return ps
+	fp.mu.Unlock()
+	return sh
+}
+
+// identList splits "a, `b`, c" into names; nil if any item is not a plain
+// column name.
+func identList(s string) []string {
+	var out []string
+	for _, c := range strings.Split(s, ",") {
+		m := identRE.FindStringSubmatch(strings.TrimSpace(c))
+		if m == nil || keywordRE.MatchString(m[1]) {
+			return nil
+		}
+		out = append(out, m[1])
+	}
+	return out
+}
+
+func parseShape(q string) *shape {
+	switch {
+	case beginRE.MatchString(q):
+		return &shape{kind: txBegin}
+	case commitRE.MatchString(q):
+		return &shape{kind: txCommit}
+	case rollbackRE.MatchString(q):
+		return &shape{kind: txRollback}
+	}
+	if m := pointSelectRE.FindStringSubmatch(q); m != nil {
+		if cols := identList(m[1]); cols != nil {
+			return &shape{kind: pointSelect, cols: cols, table: m[2], keyCol: m[3], params: 1}
+		}
+		return nil
+	}
+	if m := rangeSelectRE.FindStringSubmatch(q); m != nil {
+		sh := &shape{kind: rangeSelect, distinct: m[1] != "", table: m[3], keyCol: m[4], orderBy: m[5], params: 2}
+		list := strings.TrimSpace(m[2])
+		if sm := sumRE.FindStringSubmatch(list); sm != nil {
+			if sh.distinct || sh.orderBy != "" {
+				return nil
+			}
+			sh.sum, sh.cols = list, []string{sm[1]}
+			return sh
+		}
+		if sh.cols = identList(list); sh.cols == nil {
+			return nil
+		}
+		return sh
+	}
+	if m := updateRE.FindStringSubmatch(q); m != nil {
+		sh := &shape{kind: updateByKey, table: m[1], keyCol: m[3], params: 1}
+		for _, a := range strings.Split(m[2], ",") {
+			am := setRE.FindStringSubmatch(strings.TrimSpace(a))
+			if am == nil {
+				return nil
+			}
+			sc := setClause{col: am[1], param: am[2] != ""}
+			if sc.param {
+				sh.params++
+			} else {
+				sc.src = am[3]
+				d, err := strconv.ParseInt(am[5], 10, 64)
+				if err != nil {
+					return nil
+				}
+				if am[4] == "-" {
+					d = -d
+				}
+				sc.delta = d
+			}
+			sh.sets = append(sh.sets, sc)
+		}
+		return sh
+	}
+	if m := deleteRE.FindStringSubmatch(q); m != nil {
+		return &shape{kind: deleteByKey, table: m[1], keyCol: m[2], params: 1}
+	}
+	if m := insertRE.FindStringSubmatch(q); m != nil {
+		cols := identList(m[2])
+		if cols == nil || len(cols) != 1+strings.Count(m[3], "?") {
+			return nil
+		}
+		return &shape{kind: insertValues, table: m[1], cols: cols, params: len(cols)}
+	}
+	return nil
 }
 
 // execute answers the statement if it can (ok); with ok false the caller
 // runs it through go-mysql-server.
 func (fp *fastPath) execute(goctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData) (res *sqltypes.Result, ok bool, err error) {
-	if prepare.ParamsCount != 1 || len(prepare.BindVars) != 1 {
-		return nil, false, nil
-	}
-	ps := fp.shape(prepare.PrepareStmt)
-	if ps == nil {
+	sh := fp.shape(prepare.PrepareStmt)
+	if sh == nil || int(prepare.ParamsCount) != sh.params || len(prepare.BindVars) != sh.params {
 		return nil, false, nil
 	}
 	s := fp.b.SessionByConn(c.ConnectionID)
 	if s == nil {
 		return nil, false, nil
 	}
-	bv := prepare.BindVars["v1"]
-	if bv == nil {
-		return nil, false, nil
+	params := make([]*querypb.BindVariable, sh.params)
+	for i := range params {
+		if params[i] = prepare.BindVars["v"+strconv.Itoa(i+1)]; params[i] == nil {
+			return nil, false, nil
+		}
 	}
 	ctx := sql.NewContext(goctx, sql.WithSession(s))
-	lookup, ok := s.PrepareKeyLookup(ctx, ps.table, ps.keyCol, ps.cols)
-	if !ok {
-		return nil, false, nil
-	}
-	key, ok := bindValue(bv, lookup.KeyType())
-	if !ok {
-		return nil, false, nil
+	if sh.kind >= txBegin {
+		if err := transactionControl(ctx, c, s, sh.kind); err != nil {
+			return nil, true, err
+		}
+		fp.b.CountFastTxControl()
+		return &sqltypes.Result{}, true, nil
 	}
 	if s.GetTransaction() == nil {
 		if autocommit, err := plan.IsSessionAutocommit(ctx); err != nil || !autocommit {
 			return nil, false, nil // go-mysql-server starts the transaction
 		}
 	}
-	row, found, err := lookup.Get(ctx, key)
+	keyCol := sh.keyCol
+	if sh.kind == insertValues {
+		keyCol = "" // resolved below
+	}
+	ft, ok := s.FastTable(sh.table, keyCol)
+	if !ok && sh.kind == insertValues {
+		ft, ok = fp.insertTable(s, sh)
+	}
+	if !ok {
+		return nil, false, nil
+	}
+	switch sh.kind {
+	case pointSelect:
+		res, err = fp.pointSelect(ctx, ft, sh, params[0])
+	case rangeSelect:
+		res, err = fp.rangeSelect(ctx, ft, sh, params[0], params[1])
+	case updateByKey:
+		res, err = fp.update(ctx, c, ft, sh, params)
+	case deleteByKey:
+		res, err = fp.delete(ctx, ft, params[0])
+	case insertValues:
+		res, err = fp.insert(ctx, ft, sh, params)
+	}
 	if errors.Is(err, backend.ErrFallback) {
+		if debugFallback {
+			fmt.Fprintf(os.Stderr, "FALLBACK %s %v %+v\n", prepare.PrepareStmt, err, params)
+		}
 		return nil, false, nil
 	}
 	if err != nil {
 		return nil, true, err
 	}
-	sch := lookup.Schema()
-	res = &sqltypes.Result{Fields: schemaFields(ctx, sch)}
-	if found {
-		vals := make([]sqltypes.Value, len(sch))
-		for i, col := range sch {
-			if row[i] == nil {
-				vals[i] = sqltypes.NULL
-				continue
-			}
-			if vals[i], err = col.Type.SQL(ctx, nil, row[i]); err != nil {
-				return nil, true, err
-			}
-		}
-		res.Rows = [][]sqltypes.Value{vals}
-	}
 	s.ClearWarnings()
-	s.SetLastQueryInfoInt(sql.RowCount, -1)
-	s.SetLastQueryInfoInt(sql.FoundRows, int64(len(res.Rows)))
 	return res, true, nil
 }
 
-// bindValue decodes the parameter if its type family matches the key
-// column's (FP-1).
-func bindValue(bv *querypb.BindVariable, typ sql.Type) (any, bool) {
+// transactionControl runs BEGIN, COMMIT or ROLLBACK as go-mysql-server's
+// plan nodes do (sql/rowexec/transaction.go): BEGIN commits an open
+// transaction first; the connection's in-transaction status flag follows.
+func transactionControl(ctx *sql.Context, c *mysql.Conn, s *backend.Session, k kind) error {
+	cur := s.GetTransaction()
+	switch k {
+	case txBegin:
+		if cur != nil {
+			if err := s.CommitTransaction(ctx, cur); err != nil {
+				return err
+			}
+		}
+		tx, err := s.StartTransaction(ctx, sql.ReadWrite)
+		if err != nil {
+			return err
+		}
+		s.SetTransaction(tx)
+		s.SetIgnoreAutoCommit(true)
+	case txCommit, txRollback:
+		if cur != nil {
+			var err error
+			if k == txCommit {
+				err = s.CommitTransaction(ctx, cur)
+			} else {
+				err = s.Rollback(ctx, cur)
+			}
+			if err != nil {
+				return err
+			}
+			s.SetIgnoreAutoCommit(false)
+			s.SetTransaction(nil)
+		}
+	}
+	s.SetLastQueryInfoInt(sql.RowCount, 0)
+	s.ClearWarnings()
+	if s.GetTransaction() != nil {
+		c.StatusFlags |= uint16(mysql.ServerInTransaction)
+	} else {
+		c.StatusFlags &^= uint16(mysql.ServerInTransaction)
+	}
+	return nil
+}
+
+// insertTable resolves an INSERT's table by its primary key column.
+func (fp *fastPath) insertTable(s *backend.Session, sh *shape) (*backend.FastTable, bool) {
+	for _, col := range sh.cols {
+		if ft, ok := s.FastTable(sh.table, col); ok {
+			return ft, true
+		}
+	}
+	return nil, false
+}
+
+func (fp *fastPath) pointSelect(ctx *sql.Context, ft *backend.FastTable, sh *shape, p *querypb.BindVariable) (*sqltypes.Result, error) {
+	sch, ords, err := projection(ft, sh.cols)
+	if err != nil {
+		return nil, err
+	}
+	key, ok := bindValue(p, ft.Column(ft.KeyOrdinal()).Type)
+	if !ok {
+		return nil, backend.ErrFallback
+	}
+	row, found, err := ft.Get(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	res := &sqltypes.Result{Fields: schemaFields(ctx, sch)}
+	if found {
+		vals, err := sqlRow(ctx, sch, ords, row)
+		if err != nil {
+			return nil, err
+		}
+		res.Rows = [][]sqltypes.Value{vals}
+	}
+	ctx.SetLastQueryInfoInt(sql.RowCount, -1)
+	ctx.SetLastQueryInfoInt(sql.FoundRows, int64(len(res.Rows)))
+	return res, nil
+}
+
+func projection(ft *backend.FastTable, cols []string) (sql.Schema, []int, error) {
+	sch := make(sql.Schema, len(cols))
+	ords := make([]int, len(cols))
+	for i, c := range cols {
+		if ords[i] = ft.Ordinal(c); ords[i] < 0 {
+			return nil, nil, backend.ErrFallback
+		}
+		sch[i] = ft.ResultColumn(c, ords[i])
+	}
+	return sch, ords, nil
+}
+
+func sqlRow(ctx *sql.Context, sch sql.Schema, ords []int, row sql.Row) ([]sqltypes.Value, error) {
+	vals := make([]sqltypes.Value, len(ords))
+	for i, o := range ords {
+		if row[o] == nil {
+			vals[i] = sqltypes.NULL
+			continue
+		}
+		v, err := sch[i].Type.SQL(ctx, nil, row[o])
+		if err != nil {
+			return nil, err
+		}
+		vals[i] = v
+	}
+	return vals, nil
+}
+
+// byteComparable: equal values are byte-equal (FP-4).
+func byteComparable(typ sql.Type) bool {
+	if types.IsInteger(typ) {
+		return true
+	}
+	if st, ok := typ.(sql.StringType); ok && types.IsTextOnly(typ) {
+		coll := st.Collation()
+		return (strings.HasSuffix(coll.Name(), "_bin") || coll == sql.Collation_binary) && coll.PadAttribute() == "NO PAD"
+	}
+	return false
+}
+
+func (fp *fastPath) rangeSelect(ctx *sql.Context, ft *backend.FastTable, sh *shape, p1, p2 *querypb.BindVariable) (*sqltypes.Result, error) {
+	keyType := ft.Column(ft.KeyOrdinal()).Type
+	lo, ok1 := bindValue(p1, keyType)
+	hi, ok2 := bindValue(p2, keyType)
+	if !ok1 || !ok2 {
+		return nil, backend.ErrFallback
+	}
+	if sh.sum != "" {
+		return fp.sumRange(ctx, ft, sh, lo, hi)
+	}
+	sch, ords, err := projection(ft, sh.cols)
+	if err != nil {
+		return nil, err
+	}
+	orderOrd := -1
+	if sh.orderBy != "" {
+		if orderOrd = ft.Ordinal(sh.orderBy); orderOrd < 0 || !byteComparable(ft.Column(orderOrd).Type) {
+			return nil, backend.ErrFallback
+		}
+	}
+	if sh.distinct {
+		for _, o := range ords {
+			if !byteComparable(ft.Column(o).Type) {
+				return nil, backend.ErrFallback
+			}
+		}
+	}
+	type outRow struct {
+		vals []sqltypes.Value
+		sort any
+	}
+	var rows []outRow
+	var seen map[string]bool
+	if sh.distinct {
+		seen = map[string]bool{}
+	}
+	var keyBuf []byte
+	err = ft.Scan(ctx, lo, hi, func(row sql.Row) error {
+		vals, err := sqlRow(ctx, sch, ords, row)
+		if err != nil {
+			return err
+		}
+		if seen != nil {
+			keyBuf = keyBuf[:0]
+			for _, v := range vals {
+				if v.IsNull() {
+					keyBuf = append(keyBuf, 0)
+				} else {
+					keyBuf = append(keyBuf, 1)
+					keyBuf = strconv.AppendInt(keyBuf, int64(len(v.Raw())), 10)
+					keyBuf = append(keyBuf, ':')
+					keyBuf = append(keyBuf, v.Raw()...)
+				}
+			}
+			if seen[string(keyBuf)] {
+				return nil
+			}
+			seen[string(keyBuf)] = true
+		}
+		r := outRow{vals: vals}
+		if orderOrd >= 0 {
+			r.sort = row[orderOrd]
+		}
+		rows = append(rows, r)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if orderOrd >= 0 {
+		typ := ft.Column(orderOrd).Type
+		var cmpErr error
+		slices.SortStableFunc(rows, func(a, b outRow) int {
+			switch {
+			case a.sort == nil && b.sort == nil:
+				return 0
+			case a.sort == nil:
+				return -1
+			case b.sort == nil:
+				return 1
+			}
+			c, err := typ.Compare(ctx, a.sort, b.sort)
+			if err != nil {
+				cmpErr = err
+			}
+			return c
+		})
+		if cmpErr != nil {
+			return nil, backend.ErrFallback
+		}
+	}
+	res := &sqltypes.Result{Fields: schemaFields(ctx, sch), Rows: make([][]sqltypes.Value, len(rows))}
+	for i, r := range rows {
+		res.Rows[i] = r.vals
+	}
+	ctx.SetLastQueryInfoInt(sql.RowCount, -1)
+	ctx.SetLastQueryInfoInt(sql.FoundRows, int64(len(res.Rows)))
+	return res, nil
+}
+
+// sumRange answers SELECT SUM(col) over a key range as go-mysql-server
+// v0.20 does for an integer column: a DOUBLE (MySQL gives DECIMAL), NULL
+// over no rows.
+func (fp *fastPath) sumRange(ctx *sql.Context, ft *backend.FastTable, sh *shape, lo, hi any) (*sqltypes.Result, error) {
+	o := ft.Ordinal(sh.cols[0])
+	if o < 0 || !types.IsInteger(ft.Column(o).Type) {
+		return nil, backend.ErrFallback
+	}
+	sum, any := float64(0), false
+	err := ft.Scan(ctx, lo, hi, func(row sql.Row) error {
+		switch v := row[o].(type) {
+		case nil:
+		case int64:
+			sum += float64(v)
+			any = true
+		case uint64:
+			sum += float64(v)
+			any = true
+		default:
+			f, _, err := types.Float64.Convert(ctx, v)
+			if err != nil {
+				return backend.ErrFallback
+			}
+			sum += f.(float64)
+			any = true
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sch := sql.Schema{{Name: sh.sum, Type: types.Float64}}
+	val := sqltypes.NULL
+	if any {
+		if val, err = types.Float64.SQL(ctx, nil, sum); err != nil {
+			return nil, backend.ErrFallback
+		}
+	}
+	res := &sqltypes.Result{Fields: schemaFields(ctx, sch), Rows: [][]sqltypes.Value{{val}}}
+	ctx.SetLastQueryInfoInt(sql.RowCount, -1)
+	ctx.SetLastQueryInfoInt(sql.FoundRows, 1)
+	return res, nil
+}
+
+func (fp *fastPath) update(ctx *sql.Context, c *mysql.Conn, ft *backend.FastTable, sh *shape, params []*querypb.BindVariable) (*sqltypes.Result, error) {
+	type assign struct {
+		col, src int
+		val      any // param: converted value
+		param    bool
+		delta    int64
+	}
+	as := make([]assign, len(sh.sets))
+	next := 0
+	for i, sc := range sh.sets {
+		a := assign{col: ft.Ordinal(sc.col), param: sc.param, delta: sc.delta}
+		if a.col < 0 || a.col == ft.KeyOrdinal() {
+			return nil, backend.ErrFallback
+		}
+		typ := ft.Column(a.col).Type
+		if sc.param {
+			v, ok := bindStored(params[next], typ)
+			next++
+			if !ok {
+				return nil, backend.ErrFallback
+			}
+			if a.val, ok = ft.Convert(ctx, a.col, v); !ok {
+				return nil, backend.ErrFallback
+			}
+		} else if a.src = ft.Ordinal(sc.src); a.src < 0 || !types.IsInteger(typ) || !types.IsInteger(ft.Column(a.src).Type) {
+			return nil, backend.ErrFallback
+		}
+		as[i] = a
+	}
+	key, ok := bindValue(params[next], ft.Column(ft.KeyOrdinal()).Type)
+	if !ok {
+		return nil, backend.ErrFallback
+	}
+	matched, changed, err := ft.UpdateByKey(ctx, key, func(row sql.Row) error {
+		// Assignments apply left to right, each seeing the earlier ones
+		// (MySQL's single-table UPDATE).
+		for _, a := range as {
+			if a.param {
+				row[a.col] = a.val
+				continue
+			}
+			v, ok := addInt(row[a.src], a.delta)
+			if !ok {
+				return backend.ErrFallback
+			}
+			if row[a.col], ok = ft.Convert(ctx, a.col, v); !ok {
+				return backend.ErrFallback // out of range: go-mysql-server's error
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	affected := changed
+	if c.Capabilities&mysql.CapabilityClientFoundRows != 0 {
+		affected = matched
+	}
+	ctx.SetLastQueryInfoInt(sql.FoundRows, matched)
+	ctx.SetLastQueryInfoInt(sql.RowCount, affected)
+	return &sqltypes.Result{RowsAffected: uint64(affected),
+		Info: plan.UpdateInfo{Matched: int(matched), Updated: int(changed)}.String()}, nil
+}
+
+// addInt adds delta to an integer value without overflow.
+func addInt(v any, delta int64) (any, bool) {
+	var x int64
+	switch n := v.(type) {
+	case int8:
+		x = int64(n)
+	case int16:
+		x = int64(n)
+	case int32:
+		x = int64(n)
+	case int64:
+		x = n
+	case uint8:
+		x = int64(n)
+	case uint16:
+		x = int64(n)
+	case uint32:
+		x = int64(n)
+	case uint64:
+		if delta >= 0 {
+			r := n + uint64(delta)
+			return r, r >= n
+		}
+		if uint64(-delta) > n {
+			return nil, false
+		}
+		return n - uint64(-delta), true
+	default:
+		return nil, false // NULL or another representation: go-mysql-server decides
+	}
+	r := x + delta
+	if (delta > 0 && r < x) || (delta < 0 && r > x) {
+		return nil, false
+	}
+	return r, true
+}
+
+func (fp *fastPath) delete(ctx *sql.Context, ft *backend.FastTable, p *querypb.BindVariable) (*sqltypes.Result, error) {
+	key, ok := bindValue(p, ft.Column(ft.KeyOrdinal()).Type)
+	if !ok {
+		return nil, backend.ErrFallback
+	}
+	n, err := ft.DeleteByKey(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	ctx.SetLastQueryInfoInt(sql.RowCount, n)
+	return &sqltypes.Result{RowsAffected: uint64(n)}, nil
+}
+
+func (fp *fastPath) insert(ctx *sql.Context, ft *backend.FastTable, sh *shape, params []*querypb.BindVariable) (*sqltypes.Result, error) {
+	if len(sh.cols) != ft.Width() {
+		return nil, backend.ErrFallback // defaults for the others: go-mysql-server's job
+	}
+	row := make(sql.Row, ft.Width())
+	set := make([]bool, ft.Width())
+	for i, name := range sh.cols {
+		o := ft.Ordinal(name)
+		if o < 0 || set[o] {
+			return nil, backend.ErrFallback
+		}
+		set[o] = true
+		v, ok := bindStored(params[i], ft.Column(o).Type)
+		if !ok {
+			return nil, backend.ErrFallback
+		}
+		if row[o], ok = ft.Convert(ctx, o, v); !ok {
+			return nil, backend.ErrFallback
+		}
+	}
+	id, err := ft.Insert(ctx, row)
+	if err != nil {
+		return nil, err
+	}
+	ctx.SetLastQueryInfoInt(sql.RowCount, 1)
+	return &sqltypes.Result{RowsAffected: 1, InsertID: id}, nil
+}
+
+// bindValue decodes a parameter compared with a column of type typ (a key)
+// if its type family matches the column's (FP-1).
+func bindValue(bv *querypb.BindVariable, typ sql.Type) (any, bool) { return bindParam(bv, typ, true) }
+
+// bindStored decodes a parameter stored into a column of type typ.
+func bindStored(bv *querypb.BindVariable, typ sql.Type) (any, bool) { return bindParam(bv, typ, false) }
+
+func bindParam(bv *querypb.BindVariable, typ sql.Type, compared bool) (any, bool) {
 	v := string(bv.Value)
 	switch {
 	case types.IsInteger(typ):
@@ -157,8 +706,17 @@ func bindValue(bv *querypb.BindVariable, typ sql.Type) (any, bool) {
 			return n, err == nil
 		}
 	case types.IsTextOnly(typ):
-		if bv.Type == sqltypes.VarChar || bv.Type == sqltypes.Char || bv.Type == sqltypes.Text {
+		switch bv.Type {
+		case sqltypes.VarChar, sqltypes.Char, sqltypes.Text:
 			return v, true
+		case sqltypes.VarBinary, sqltypes.Binary, sqltypes.Blob:
+			// Drivers send strings as bytes (go-sql-driver: VARBINARY).
+			// Stored, they become the column's string; compared, byte
+			// semantics agree with the column's only under a binary NO PAD
+			// collation.
+			if !compared || byteComparable(typ) {
+				return v, true
+			}
 		}
 	}
 	return nil, false
@@ -204,3 +762,5 @@ func schemaFields(ctx *sql.Context, sch sql.Schema) []*querypb.Field {
 	}
 	return out
 }
+
+var debugFallback = os.Getenv("STRATA_DEBUG_FALLBACK") != ""

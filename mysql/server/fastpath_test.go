@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"math/rand"
+	"os"
+	"strconv"
 	"testing"
 )
 
@@ -145,4 +147,247 @@ func TestFastPathMatchesGeneralPath(t *testing.T) {
 	if got := read(b); got != "mine" {
 		t.Fatalf("committed write not visible: %q", got)
 	}
+}
+
+// TestFastPathStatementsMatchGeneralPath (FP-3): generated statements of
+// every fast-path shape, with parameters that hit, miss, overflow, break
+// uniqueness or do not fit, run in the same order on a server with the
+// fast path and on one without, in autocommit mode and inside explicit
+// transactions that commit or roll back. Every statement must give the
+// same error code, affected rows, insert id, ROW_COUNT() and result rows,
+// and the tables must end equal.
+func TestFastPathStatementsMatchGeneralPath(t *testing.T) {
+	fast := startServer(t, t.TempDir())
+	general := startServerWith(t, t.TempDir(), Config{Addr: "127.0.0.1:0", NoFastPath: true})
+	ctx := context.Background()
+	schema := []string{
+		"CREATE DATABASE f",
+		"USE f",
+		`CREATE TABLE sb (id INT NOT NULL AUTO_INCREMENT, k INT NOT NULL DEFAULT 0, c CHAR(12) NOT NULL DEFAULT '',
+			pad CHAR(6) NOT NULL DEFAULT '', PRIMARY KEY (id))`,
+		"CREATE INDEX k_1 ON sb (k)",
+		`CREATE TABLE u (id INT UNSIGNED PRIMARY KEY, a BIGINT, s VARCHAR(8) COLLATE utf8mb4_general_ci,
+			t TINYINT NOT NULL, UNIQUE KEY us (s))`,
+		"CREATE TABLE n (name VARCHAR(10) PRIMARY KEY, v SMALLINT UNSIGNED)",
+	}
+	type side struct {
+		ts   *testServer
+		conn *sql.Conn
+	}
+	var sides []side
+	for _, ts := range []*testServer{fast, general} {
+		conn, err := ts.open("").Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		for _, q := range schema {
+			mustExec(t, conn, q)
+		}
+		for i := 1; i <= 60; i++ {
+			mustExec(t, conn, "INSERT INTO sb (id, k, c, pad) VALUES (?, ?, ?, ?)", i, i%7, fmt.Sprint("c", i%5), "p")
+			mustExec(t, conn, "INSERT INTO u VALUES (?, ?, ?, ?)", i, int64(i)*1000, fmt.Sprint("s", i), i%100)
+		}
+		sides = append(sides, side{ts, conn})
+	}
+	seed := int64(7)
+	if v, err := strconv.ParseInt(os.Getenv("FASTPATH_SEED"), 10, 64); err == nil {
+		seed = v
+	}
+	rng := rand.New(rand.NewSource(seed))
+	intArg := func() any {
+		switch rng.Intn(12) {
+		case 0:
+			return int64(1) << 40 // out of INT range
+		case 1:
+			return -rng.Intn(3)
+		case 2:
+			return 0
+		}
+		return 1 + rng.Intn(70)
+	}
+	strArg := func(n int) string {
+		if rng.Intn(10) == 0 {
+			n += 10 // too long for the column
+		}
+		b := make([]byte, 1+rng.Intn(n))
+		for i := range b {
+			b[i] = "aAbB c"[rng.Intn(6)]
+		}
+		return string(b)
+	}
+	type stmt struct {
+		q    string
+		args func() []any
+		read bool
+	}
+	stmts := []stmt{
+		{"SELECT c FROM sb WHERE id=?", func() []any { return []any{intArg()} }, true},
+		{"SELECT c FROM sb WHERE id BETWEEN ? AND ?", func() []any { a := intArg(); return []any{a, rng.Intn(80)} }, true},
+		{"SELECT SUM(k) FROM sb WHERE id BETWEEN ? AND ?", func() []any { return []any{intArg(), rng.Intn(80)} }, true},
+		{"SELECT c FROM sb WHERE id BETWEEN ? AND ? ORDER BY c", func() []any { return []any{intArg(), rng.Intn(80)} }, true},
+		{"SELECT DISTINCT c FROM sb WHERE id BETWEEN ? AND ? ORDER BY c", func() []any { return []any{intArg(), rng.Intn(80)} }, true},
+		{"select id, K, pad from SB where ID between ? and ? order by k asc", func() []any { return []any{intArg(), rng.Intn(80)} }, true},
+		{"SELECT DISTINCT s FROM u WHERE id BETWEEN ? AND ?", func() []any { return []any{intArg(), rng.Intn(80)} }, true},
+		{"SELECT s, a FROM u WHERE id BETWEEN ? AND ? ORDER BY s", func() []any { return []any{intArg(), rng.Intn(80)} }, true},
+		{"SELECT SUM(a) FROM u WHERE id BETWEEN ? AND ?", func() []any { return []any{intArg(), rng.Intn(80)} }, true},
+		{"SELECT v FROM n WHERE name = ?", func() []any { return []any{strArg(4)} }, true},
+		{"UPDATE sb SET k=k+1 WHERE id=?", func() []any { return []any{intArg()} }, false},
+		{"UPDATE sb SET c=? WHERE id=?", func() []any { return []any{strArg(12), intArg()} }, false},
+		{"UPDATE sb SET k = k - 2, c = ? WHERE id = ?", func() []any { return []any{"same", intArg()} }, false},
+		{"UPDATE u SET t=t+100 WHERE id=?", func() []any { return []any{intArg()} }, false},        // TINYINT overflow
+		{"UPDATE u SET s=? WHERE id=?", func() []any { return []any{strArg(3), intArg()} }, false}, // unique, case-insensitive
+		{"UPDATE u SET a=a-9223372036854775807 WHERE id=?", func() []any { return []any{intArg()} }, false},
+		{"UPDATE n SET v=v+1 WHERE name=?", func() []any { return []any{strArg(4)} }, false},
+		{"DELETE FROM sb WHERE id=?", func() []any { return []any{intArg()} }, false},
+		{"DELETE FROM u WHERE id=?", func() []any { return []any{intArg()} }, false},
+		{"INSERT INTO sb (id, k, c, pad) VALUES (?, ?, ?, ?)", func() []any { return []any{intArg(), intArg(), strArg(12), strArg(6)} }, false},
+		{"INSERT INTO u (id, a, s, t) VALUES (?, ?, ?, ?)", func() []any { return []any{intArg(), intArg(), strArg(4), rng.Intn(300)} }, false},
+		{"INSERT INTO n (v, name) VALUES (?, ?)", func() []any { return []any{rng.Intn(70000), strArg(4)} }, false},
+	}
+	describe := func(conn *sql.Conn, s stmt, args []any) string {
+		if s.read {
+			st, err := conn.PrepareContext(ctx, s.q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			return rowsOf(t, st, args...)
+		}
+		res, err := conn.ExecContext(ctx, s.q, args...)
+		if err != nil {
+			return fmt.Sprintf("error %d", errCode(err))
+		}
+		n, _ := res.RowsAffected()
+		id, _ := res.LastInsertId()
+		var rc int64
+		if err := conn.QueryRowContext(ctx, "SELECT ROW_COUNT()").Scan(&rc); err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprintf("affected %d insert id %d row_count %d", n, id, rc)
+	}
+	fastBefore := fast.srv.Backend.FastSelects() + fast.srv.Backend.FastWrites()
+	inTx := false
+	tally := make([][2]int, len(stmts)) // executed, answered by the fast path
+	for i := 0; i < 1500; i++ {
+		if rng.Intn(25) == 0 {
+			q := "BEGIN"
+			if inTx {
+				q = []string{"COMMIT", "ROLLBACK"}[rng.Intn(2)]
+			}
+			prepared := rng.Intn(2) == 0 // as sysbench does: the fast path's
+			for _, sd := range sides {
+				if !prepared {
+					mustExec(t, sd.conn, q)
+					continue
+				}
+				st, err := sd.conn.PrepareContext(ctx, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := st.Exec(); err != nil {
+					t.Fatalf("%s: %v", q, err)
+				}
+				st.Close()
+			}
+			inTx = !inTx
+		}
+		si := rng.Intn(len(stmts))
+		s := stmts[si]
+		args := s.args()
+		n0 := fast.srv.Backend.FastSelects() + fast.srv.Backend.FastWrites()
+		f := describe(sides[0].conn, s, args)
+		tally[si][0]++
+		if fast.srv.Backend.FastSelects()+fast.srv.Backend.FastWrites() > n0 {
+			tally[si][1]++
+		}
+		g := describe(sides[1].conn, s, args)
+		if f != g {
+			t.Fatalf("statement %d: %s %v (in transaction: %v)\nfast:    %s\ngeneral: %s\nfast sb:    %s\ngeneral sb: %s", i, s.q, args, inTx, f, g,
+				rowsOfQuery(t, sides[0].conn, "SELECT id FROM sb WHERE id > 100 OR id < 1"), rowsOfQuery(t, sides[1].conn, "SELECT id FROM sb WHERE id > 100 OR id < 1"))
+		}
+	}
+	if inTx {
+		for _, sd := range sides {
+			mustExec(t, sd.conn, "COMMIT")
+		}
+	}
+	for _, q := range []string{"SELECT * FROM sb ORDER BY id", "SELECT * FROM u ORDER BY id", "SELECT * FROM n ORDER BY name",
+		"SELECT id, k FROM sb FORCE INDEX (k_1) ORDER BY k, id", "SHOW CREATE TABLE sb"} {
+		f, g := rowsOfQuery(t, sides[0].conn, q), rowsOfQuery(t, sides[1].conn, q)
+		if f != g {
+			t.Fatalf("%s differs:\nfast:    %s\ngeneral: %s", q, f, g)
+		}
+	}
+	fastN := fast.srv.Backend.FastSelects() + fast.srv.Backend.FastWrites() - fastBefore
+	if fast.srv.Backend.FastTxControl() == 0 {
+		t.Fatal("no prepared BEGIN, COMMIT or ROLLBACK took the fast path")
+	}
+	if fastN < 1000 || fast.srv.Backend.FastWrites() == 0 {
+		t.Fatalf("the fast path answered only %d of 1500 statements (%d writes)", fastN, fast.srv.Backend.FastWrites())
+	}
+	if n := general.srv.Backend.FastSelects() + general.srv.Backend.FastWrites(); n != 0 {
+		t.Fatalf("the server without fast path used it %d times", n)
+	}
+	t.Logf("fast path: %d of 1500 statements", fastN)
+	for i, s := range stmts {
+		t.Logf("%3d of %3d fast: %s", tally[i][1], tally[i][0], s.q)
+	}
+}
+
+// rowsOf runs a prepared query and describes its metadata and rows.
+func rowsOf(t *testing.T, st *sql.Stmt, args ...any) string {
+	t.Helper()
+	rows, err := st.Query(args...)
+	if err != nil {
+		return fmt.Sprintf("error %d", errCode(err))
+	}
+	return describeRows(t, rows)
+}
+
+func rowsOfQuery(t *testing.T, conn *sql.Conn, q string) string {
+	t.Helper()
+	rows, err := conn.QueryContext(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return describeRows(t, rows)
+}
+
+func describeRows(t *testing.T, rows *sql.Rows) string {
+	t.Helper()
+	defer rows.Close()
+	cts, err := rows.ColumnTypes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := ""
+	for _, ct := range cts {
+		n, nok := ct.Nullable()
+		l, lok := ct.Length()
+		p, s, dok := ct.DecimalSize()
+		out += fmt.Sprintf("[%s %s null=%v/%v len=%d/%v dec=%d,%d/%v %v]", ct.Name(), ct.DatabaseTypeName(), n, nok, l, lok, p, s, dok, ct.ScanType())
+	}
+	for rows.Next() {
+		vals := make([]sql.RawBytes, len(cts))
+		ptrs := make([]any, len(cts))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		out += " |"
+		for _, v := range vals {
+			if v == nil {
+				out += " NULL"
+			} else {
+				out += fmt.Sprintf(" %q", string(v))
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		out += fmt.Sprintf(" error %d", errCode(err))
+	}
+	return out
 }

@@ -28,7 +28,8 @@ type Config struct {
 	Addr      string // host:port
 	DefaultDB string // created on first start if not empty
 	Version   string // server version announced to clients
-	// NoFastPath sends every statement through go-mysql-server (tests).
+	// NoFastPath sends every statement through go-mysql-server (tests and
+	// comparisons).
 	NoFastPath bool
 }
 
@@ -179,5 +180,7 @@ func status(b *backend.Backend) map[string]int64 {
 	m["Strata_rows_read"] = int64(read)
 	m["Strata_rows_written"] = int64(written)
 	m["Strata_fast_path_selects"] = int64(b.FastSelects())
+	m["Strata_fast_path_writes"] = int64(b.FastWrites())
+	m["Strata_fast_path_transaction_statements"] = int64(b.FastTxControl())
 	return m
 }

@@ -27,12 +27,17 @@ type testServer struct {
 
 func startServer(t *testing.T, dir string) *testServer {
 	t.Helper()
+	return startServerWith(t, dir, Config{Addr: "127.0.0.1:0"})
+}
+
+func startServerWith(t *testing.T, dir string, cfg Config) *testServer {
+	t.Helper()
 	db, err := engine.Open(engine.Options{Dir: dir, BufferPoolBytes: 16 << 20, LogCapacity: 32 << 20,
 		DisableDirectIO: true, LockWaitTimeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := New(db, Config{Addr: "127.0.0.1:0"})
+	srv, err := New(db, cfg)
 	if err != nil {
 		db.Close()
 		t.Fatal(err)

@@ -1,0 +1,400 @@
+package backend
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
+
+	"strata/engine"
+)
+
+// Fast-path access: the engine operations behind the server's fast path
+// (mysql/server/fastpath.go), which answers the common single-table OLTP
+// statements without go-mysql-server's per-execute analysis.
+//
+// FPB-1 Only tables with a single-column primary key qualify. Every
+// operation returns ErrFallback, having undone whatever it did, when it
+// meets anything it does not handle exactly as go-mysql-server would; the
+// server then runs the statement through go-mysql-server.
+// FPB-2 Reads run in the session's transaction (the open engine
+// transaction, or a fresh read-only one released at once), with
+// go-mysql-server's visibility.
+// FPB-3 Writes run as one statement: in the open transaction (after the
+// table's metadata lock, undone to the statement's savepoint on failure),
+// or in autocommit mode in their own engine transaction, committed
+// durably before the reply. They go through the same editor code as
+// go-mysql-server's writes (indexes, unique checks, row counters), and
+// only on tables without triggers or foreign keys (either side), with no
+// generated or ON UPDATE columns, while the server is not read_only.
+
+// ErrFallback tells the fast path to hand the statement to go-mysql-server.
+var ErrFallback = errors.New("backend: not a fast-path statement")
+
+// FastTable is a table resolved for one fast-path execution.
+type FastTable struct {
+	s *Session
+	t *table
+}
+
+// FastTable resolves table in the current database if its primary key is
+// the single column keyCol (FPB-1).
+func (s *Session) FastTable(table, keyCol string) (*FastTable, bool) {
+	s.b.mu.RLock()
+	d := s.b.dbs[strings.ToLower(s.GetCurrentDatabase())]
+	s.b.mu.RUnlock()
+	if d == nil {
+		return nil, false
+	}
+	t := d.lookup(table)
+	if t == nil || len(t.pk) != 1 || !strings.EqualFold(t.sch[t.pk[0]].Name, keyCol) {
+		return nil, false
+	}
+	return &FastTable{s: s, t: t}, true
+}
+
+// Ordinal is the position of column name in the table's rows, or -1.
+func (ft *FastTable) Ordinal(name string) int { return ft.t.sch.IndexOfColName(name) }
+
+// Column is the table's column at ordinal o.
+func (ft *FastTable) Column(o int) *sql.Column { return ft.t.sch[o] }
+
+// Width is the number of columns of the table's rows.
+func (ft *FastTable) Width() int { return len(ft.t.cols) }
+
+// KeyOrdinal is the primary key column's ordinal.
+func (ft *FastTable) KeyOrdinal() int { return ft.t.pk[0] }
+
+// ResultColumn is the metadata go-mysql-server gives the projected column
+// at ordinal o written as name in the query: the name as written, the
+// table name lower-cased.
+func (ft *FastTable) ResultColumn(name string, o int) *sql.Column {
+	col := ft.t.sch[o]
+	return &sql.Column{Name: name, Source: strings.ToLower(ft.t.def.Name), DatabaseSource: ft.t.db.name,
+		Type: col.Type, Nullable: col.Nullable}
+}
+
+// Convert converts v to column o's type; ok is false if go-mysql-server
+// would not store it unchanged (an error, a value out of range).
+func (ft *FastTable) Convert(ctx *sql.Context, o int, v any) (any, bool) {
+	cv, inRange, err := ft.t.sch[o].Type.Convert(ctx, v)
+	if err != nil || inRange != sql.InRange {
+		return nil, false
+	}
+	if _, err := ft.t.cols[o].canonical(ctx, cv); err != nil {
+		return nil, false
+	}
+	return cv, true
+}
+
+// encodeKey encodes a primary key value; one outside the column's range
+// falls back (go-mysql-server v0.20 clamps it to the range's end).
+func (ft *FastTable) encodeKey(ctx *sql.Context, key any) ([]byte, error) {
+	key, ok := ft.Convert(ctx, ft.t.pk[0], key)
+	if !ok {
+		return nil, ErrFallback
+	}
+	k, err := ft.t.primaryKey(ctx, keyRow(ft.t, key))
+	if err != nil {
+		return nil, ErrFallback
+	}
+	return k, nil
+}
+
+func keyRow(t *table, key any) sql.Row {
+	row := make(sql.Row, len(t.cols))
+	row[t.pk[0]] = key
+	return row
+}
+
+// readTx returns the transaction a read runs in (FPB-2) and its release.
+func (s *Session) readTx() (*engine.Tx, func(), error) {
+	if s.tx != nil {
+		return s.tx, func() {}, nil
+	}
+	if s.GetTransaction() != nil {
+		tx, err := s.engineTx()
+		return tx, func() {}, err
+	}
+	tmp := s.b.db.Begin()
+	return tmp, tmp.Rollback, nil
+}
+
+// Get reads the full row with primary key key.
+func (ft *FastTable) Get(ctx *sql.Context, key any) (sql.Row, bool, error) {
+	s, t := ft.s, ft.t
+	k, err := ft.encodeKey(ctx, key)
+	if err != nil {
+		return nil, false, err
+	}
+	tx, release, err := s.readTx()
+	if err != nil {
+		return nil, false, err
+	}
+	defer release()
+	s.b.fastSelects.Add(1)
+	v, found, err := tx.Get(t.primary, k)
+	if err != nil || !found {
+		return nil, false, s.engineErr(err)
+	}
+	row := make(sql.Row, len(t.cols))
+	if err := decodeRow(ctx, v, t.cols, row); err != nil {
+		return nil, false, err
+	}
+	s.rowsRead.Add(1)
+	return row, true, nil
+}
+
+// Scan calls fn with every full row whose primary key is between lo and
+// hi inclusive, in key order. fn must not keep the row.
+func (ft *FastTable) Scan(ctx *sql.Context, lo, hi any, fn func(sql.Row) error) error {
+	s, t := ft.s, ft.t
+	loKey, err := ft.encodeKey(ctx, lo)
+	if err != nil {
+		return err
+	}
+	hiKey, err := ft.encodeKey(ctx, hi)
+	if err != nil {
+		return err
+	}
+	tx, release, err := s.readTx()
+	if err != nil {
+		return err
+	}
+	defer release()
+	s.b.fastSelects.Add(1)
+	row := make(sql.Row, len(t.cols))
+	it := tx.Scan(t.primary, loKey, prefixEnd(hiKey), false)
+	n := uint64(0)
+	for it.Next() {
+		if err := decodeRow(ctx, it.Value(), t.cols, row); err != nil {
+			return err
+		}
+		n++
+		if err := fn(row); err != nil {
+			return err
+		}
+	}
+	s.rowsRead.Add(n)
+	return s.engineErr(it.Err())
+}
+
+// writable reports whether writes to the table may take the fast path
+// (FPB-3).
+func (ft *FastTable) writable(ctx *sql.Context) bool {
+	t := ft.t
+	if len(t.def.ForeignKeys) > 0 {
+		return false
+	}
+	for _, c := range t.sch {
+		if c.Generated != nil || c.OnUpdate != nil {
+			return false
+		}
+	}
+	if _, ro, ok := sql.SystemVariables.GetGlobal("read_only"); ok {
+		if on, err := sql.ConvertToBool(ctx, ro); err != nil || on {
+			return false
+		}
+	}
+	d := t.db
+	d.mu.RLock()
+	triggers := len(d.triggers)
+	d.mu.RUnlock()
+	if triggers > 0 {
+		return false
+	}
+	refs, err := (&Table{t: t}).GetReferencedForeignKeys(ctx)
+	return err == nil && len(refs) == 0
+}
+
+// write runs fn as one statement (FPB-3). fn returning ErrFallback, or an
+// error the editors report as a statement error go-mysql-server words
+// itself (a duplicate key), undoes the statement and returns ErrFallback.
+func (ft *FastTable) write(ctx *sql.Context, fn func(e *editor, tx *engine.Tx) error) error {
+	s := ft.s
+	if !ft.writable(ctx) {
+		return ErrFallback
+	}
+	auto := s.GetTransaction() == nil
+	if auto && s.tx != nil {
+		return ErrFallback // a leftover the next StartTransaction would clean
+	}
+	e := &editor{t: ft.t, s: s}
+	tx, err := e.begin()
+	if err != nil {
+		if auto {
+			s.endTx(false)
+		}
+		if errors.Is(err, engine.ErrDeadlock) || errors.Is(err, engine.ErrLockWaitTimeout) {
+			return s.engineErr(err)
+		}
+		return ErrFallback
+	}
+	if e.t != ft.t {
+		// DDL published a new definition after this statement resolved the
+		// table: resolve again through go-mysql-server.
+		err = ErrFallback
+	} else {
+		err = fn(e, tx)
+	}
+	if err == nil {
+		s.b.fastWrites.Add(1)
+		if auto {
+			return s.endTx(true)
+		}
+		return nil
+	}
+	// The statement's changes are undone before the error is mapped (a
+	// deadlock ends the transaction there, SES-4).
+	tx.RollbackTo(e.sp)
+	var uk *sql.UniqueKeyError
+	switch {
+	case errors.Is(err, engine.ErrDeadlock) || errors.Is(err, engine.ErrLockWaitTimeout):
+		err = s.engineErr(err)
+	case errors.As(err, &uk), sql.ErrUniqueKeyViolation.Is(err):
+		err = ErrFallback
+	default:
+		err = mapEngineErr(err)
+	}
+	if auto {
+		s.endTx(false)
+	}
+	return err
+}
+
+// UpdateByKey changes the row with primary key key to change(row) (which
+// may modify row in place and must not change the key); matched is 0 or 1
+// and changed 0 when change left the row equal (go-mysql-server's
+// counting: no write then).
+func (ft *FastTable) UpdateByKey(ctx *sql.Context, key any, change func(sql.Row) error) (matched, changed int64, err error) {
+	k, err := ft.encodeKey(ctx, key)
+	if err != nil {
+		return 0, 0, err
+	}
+	t := ft.t
+	err = ft.write(ctx, func(e *editor, tx *engine.Tx) error {
+		v, found, err := tx.GetForUpdate(t.primary, k)
+		if err != nil || !found {
+			return err
+		}
+		matched = 1
+		old := make(sql.Row, len(t.cols))
+		if err := decodeRow(ctx, v, t.cols, old); err != nil {
+			return err
+		}
+		row := old.Copy()
+		if err := change(row); err != nil {
+			return err
+		}
+		pk := t.pk[0]
+		if c, err := t.sch[pk].Type.Compare(ctx, row[pk], old[pk]); err != nil || c != 0 {
+			return ErrFallback
+		}
+		if eq, err := old.Equals(ctx, row, t.sch); err != nil || eq {
+			return err
+		}
+		for i, c := range t.sch {
+			if row[i] == nil && !c.Nullable {
+				return ErrFallback // go-mysql-server's nullability error
+			}
+		}
+		if err := e.update(ctx, tx, old, row); err != nil {
+			return err
+		}
+		changed = 1
+		ft.s.rowsWritten.Add(1)
+		return nil
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	return matched, changed, nil
+}
+
+// DeleteByKey deletes the row with primary key key; n is 0 or 1.
+func (ft *FastTable) DeleteByKey(ctx *sql.Context, key any) (n int64, err error) {
+	k, err := ft.encodeKey(ctx, key)
+	if err != nil {
+		return 0, err
+	}
+	t := ft.t
+	err = ft.write(ctx, func(e *editor, tx *engine.Tx) error {
+		v, found, err := tx.GetForUpdate(t.primary, k)
+		if err != nil || !found {
+			return err
+		}
+		row := make(sql.Row, len(t.cols))
+		if err := decodeRow(ctx, v, t.cols, row); err != nil {
+			return err
+		}
+		if err := e.delete(ctx, tx, row); err != nil {
+			return err
+		}
+		n = 1
+		t.ctr.rows.Add(-1)
+		ft.s.rowsWritten.Add(1)
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// Insert inserts row, a value for every column already converted to the
+// column's type. insertID is the AUTO_INCREMENT column's value (which must
+// be given: a generated one takes go-mysql-server's path), else 0.
+func (ft *FastTable) Insert(ctx *sql.Context, row sql.Row) (insertID uint64, err error) {
+	t := ft.t
+	if len(row) != len(t.cols) {
+		return 0, ErrFallback
+	}
+	for i, c := range t.sch {
+		if row[i] == nil && !c.Nullable {
+			return 0, ErrFallback
+		}
+	}
+	if t.autoCol >= 0 {
+		v := row[t.autoCol]
+		if v == nil {
+			return 0, ErrFallback
+		}
+		if zero, err := t.sch[t.autoCol].Type.Compare(ctx, v, 0); err != nil || zero == 0 {
+			return 0, ErrFallback // 0 generates a value (unless NO_AUTO_VALUE_ON_ZERO)
+		}
+	}
+	err = ft.write(ctx, func(e *editor, tx *engine.Tx) error {
+		if err := e.insert(ctx, tx, row); err != nil {
+			return err
+		}
+		if t.autoCol >= 0 {
+			// Moves the counter past the given value, as go-mysql-server's
+			// AutoIncrement expression does.
+			if _, err := (&Table{t: t}).GetNextAutoIncrementValue(ctx, row[t.autoCol]); err != nil {
+				return err
+			}
+			// The OK packet's insert id is the given value as a 64-bit
+			// two's complement number (go-mysql-server's getAutoIncVal).
+			v, _, err := types.Int64.Convert(ctx, row[t.autoCol])
+			if err != nil {
+				return ErrFallback
+			}
+			insertID = uint64(v.(int64))
+		}
+		t.ctr.rows.Add(1)
+		ft.s.rowsWritten.Add(1)
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	return insertID, nil
+}
+
+// SessionByConn returns the session of a client connection, or nil.
+func (b *Backend) SessionByConn(id uint32) *Session {
+	b.sessMu.Lock()
+	defer b.sessMu.Unlock()
+	return b.sessions[id]
+}
