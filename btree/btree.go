@@ -30,6 +30,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"sync"
 
 	"strata/bufpool"
 	"strata/mtr"
@@ -508,12 +509,29 @@ type Iterator struct {
 	vals    [][]byte
 	pos     int
 	err     error
+	// fences holds the next leaf's fence key, alternating between two
+	// buffers: resume points into one while a fill writes the other (a
+	// retried fill, BT-5, still finds its resume key intact).
+	fences [2][]byte
+	fence  int
 }
 
+// iterators recycles Iterators and their buffers (Close), so that range
+// scans do not allocate in the steady state.
+var iterators = sync.Pool{New: func() any { return new(Iterator) }}
+
+// maxPooledArena: iterators whose arena grew beyond this (huge rows) are
+// left to the garbage collector instead of pinning the memory.
+const maxPooledArena = 1 << 20
+
 // Scan returns an iterator over keys in [lo, hi); hi nil means no upper
-// bound. Reverse walks from the highest key down.
+// bound. Reverse walks from the highest key down. Close returns it for
+// reuse; an iterator that is not closed is simply garbage collected.
 func (tr Tree) Scan(pool *bufpool.Pool, lo, hi []byte, reverse bool) *Iterator {
-	it := &Iterator{tr: tr, pool: pool, lo: lo, hi: hi, reverse: reverse, pos: -1}
+	it := iterators.Get().(*Iterator)
+	*it = Iterator{tr: tr, pool: pool, lo: lo, hi: hi, reverse: reverse, pos: -1,
+		arena: it.arena[:0], lens: it.lens[:0], ovf: it.ovf[:0], keys: it.keys[:0], vals: it.vals[:0],
+		fences: [2][]byte{it.fences[0][:0], it.fences[1][:0]}}
 	if reverse {
 		it.resume, it.resInf = hi, hi == nil
 	} else {
@@ -545,6 +563,21 @@ func (it *Iterator) Value() []byte { return it.vals[it.pos] }
 
 // Err is the error that stopped the iteration, if any.
 func (it *Iterator) Err() error { return it.err }
+
+// Close releases the iterator for reuse: it and every key and value it
+// returned must not be used afterwards.
+func (it *Iterator) Close() {
+	if it.pool == nil {
+		panic("btree: Iterator closed twice")
+	}
+	it.pool, it.lo, it.hi, it.resume = nil, nil, nil, nil
+	if cap(it.arena) > maxPooledArena {
+		return
+	}
+	clear(it.keys[:cap(it.keys)])
+	clear(it.vals[:cap(it.vals)])
+	iterators.Put(it)
+}
 
 func (it *Iterator) fill() {
 	for {
@@ -587,7 +620,7 @@ func (it *Iterator) fillOnce() error {
 				add(n, i)
 			}
 			hk, inf := n.highFence()
-			next, nextInf = append([]byte(nil), hk...), inf
+			next, nextInf = append(it.fences[it.fence^1][:0], hk...), inf
 			return
 		}
 		i := n.nslots()
@@ -602,7 +635,7 @@ func (it *Iterator) fillOnce() error {
 			add(n, i)
 		}
 		lk, inf := n.lowFence()
-		next, nextInf = append([]byte(nil), lk...), inf
+		next, nextInf = append(it.fences[it.fence^1][:0], lk...), inf
 	})
 	if err != nil {
 		return err
@@ -629,6 +662,8 @@ func (it *Iterator) fillOnce() error {
 	case it.reverse && it.lo != nil && bytes.Compare(next, it.lo) <= 0:
 		it.done = true
 	default:
+		it.fence ^= 1
+		it.fences[it.fence] = next
 		it.resume, it.resInf = next, false
 	}
 	return nil

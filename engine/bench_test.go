@@ -89,6 +89,7 @@ func BenchmarkRangeScan100(b *testing.B) {
 			for it.Next() {
 				n++
 			}
+			it.Close()
 			if n != 100 {
 				b.Fatalf("scan returned %d rows", n)
 			}

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"sync"
 
 	"strata/btree"
 	"strata/page"
@@ -233,9 +234,10 @@ func (db *DB) apply(ws *txn.WriteSet) (page.LSN, error) {
 }
 
 // Scan returns an iterator over [lo, hi) of ks as this transaction sees it;
-// hi nil means no upper bound.
+// hi nil means no upper bound. Close returns it for reuse.
 func (tx *Tx) Scan(ks *Keyspace, lo, hi []byte, reverse bool) *Iterator {
-	it := &Iterator{tree: ks.tree.Scan(tx.db.pool, lo, hi, reverse), reverse: reverse}
+	it := iterators.Get().(*Iterator)
+	*it = Iterator{tree: ks.tree.Scan(tx.db.pool, lo, hi, reverse), reverse: reverse, own: it.ownBuf[:0]}
 	if tx.done {
 		it.err = ErrTxnDone
 		return it
@@ -244,6 +246,7 @@ func (tx *Tx) Scan(ks *Keyspace, lo, hi []byte, reverse bool) *Iterator {
 		it.own = append(it.own, w)
 		return true
 	})
+	it.ownBuf = it.own
 	return it
 }
 
@@ -251,7 +254,8 @@ func (tx *Tx) Scan(ks *Keyspace, lo, hi []byte, reverse bool) *Iterator {
 // buffered writes.
 type Iterator struct {
 	tree     *btree.Iterator
-	own      []txn.Write
+	own      []txn.Write // own writes not yet merged
+	ownBuf   []txn.Write // all of them (kept for reuse)
 	reverse  bool
 	treeOK   bool // the tree iterator is on an entry not yet returned
 	advance  bool // the tree entry was returned: step past it first
@@ -315,3 +319,20 @@ func (it *Iterator) Value() []byte { return it.val }
 
 // Err is the error that ended the iteration.
 func (it *Iterator) Err() error { return it.err }
+
+// iterators recycles Iterators (Close) so range scans do not allocate.
+var iterators = sync.Pool{New: func() any { return new(Iterator) }}
+
+// Close releases the iterator for reuse: it and the keys and values it
+// returned must not be used afterwards. Not closing one is allowed (it is
+// garbage collected).
+func (it *Iterator) Close() {
+	if it.tree == nil {
+		panic("engine: Iterator closed twice")
+	}
+	it.tree.Close()
+	it.tree = nil
+	clear(it.ownBuf[:cap(it.ownBuf)])
+	it.own, it.ownBuf, it.key, it.val = nil, it.ownBuf[:0], nil, nil
+	iterators.Put(it)
+}

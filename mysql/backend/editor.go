@@ -151,6 +151,7 @@ func (e *editor) checkUnique(ctx *sql.Context, tx *engine.Tx, ix *index, row sql
 		return err
 	}
 	it := tx.Scan(ix.ks, prefix, prefixEnd(prefix), false)
+	defer it.Close()
 	for it.Next() {
 		other := it.Key()[len(prefix):]
 		if !bytes.Equal(other, pk) {
@@ -216,6 +217,7 @@ func (e *editor) locate(ctx *sql.Context, tx *engine.Tx, row sql.Row) (key, stor
 	}
 	h := rowHash(val)
 	it := tx.Scan(t.primary, h, prefixEnd(h), false)
+	defer it.Close()
 	for it.Next() {
 		if bytes.Equal(it.Value(), val) {
 			key = append([]byte{}, it.Key()...)

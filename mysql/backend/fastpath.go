@@ -166,6 +166,7 @@ func (ft *FastTable) Scan(ctx *sql.Context, lo, hi any, fn func(sql.Row) error) 
 	s.b.fastSelects.Add(1)
 	row := make(sql.Row, len(t.cols))
 	it := tx.Scan(t.primary, loKey, prefixEnd(hiKey), false)
+	defer it.Close()
 	n := uint64(0)
 	for it.Next() {
 		if err := decodeRow(ctx, it.Value(), t.cols, row); err != nil {

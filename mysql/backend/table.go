@@ -671,6 +671,7 @@ func (ri *rowIter) Next(ctx *sql.Context) (sql.Row, error) {
 		}
 		if !ri.it.Next() {
 			err := ri.it.Err()
+			ri.it.Close()
 			ri.it = nil
 			if err != nil {
 				return nil, ri.s.engineErr(err)
@@ -741,7 +742,13 @@ func (ri *rowIter) load(ctx *sql.Context, key, val []byte) (sql.Row, bool, error
 	return out, true, nil
 }
 
-func (ri *rowIter) Close(*sql.Context) error { return nil }
+func (ri *rowIter) Close(*sql.Context) error {
+	if ri.it != nil {
+		ri.it.Close()
+		ri.it = nil
+	}
+	return nil
+}
 
 // ---- Index ----
 
