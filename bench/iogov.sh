@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # bench/iogov.sh - background I/O governance (issue 8), three comparisons on
-# the data set bench/bpe.sh prepares (8 x 250k rows, ~850 MB; 64 MiB pool):
+# the data set bench/bpe.sh prepares (8 x 250k rows, ~460 MB since the B+tree's
+# append split; --table-size 450000 gives ~820 MB; 64 MiB pool):
 #
 #   limiter  oltp_read_write on an emulated gp3 volume: --io-limiter off vs
 #            auto; QPS, p99, and p99 per second (chart docs/iogov-latency.png)
@@ -12,7 +13,7 @@
 #            log on that volume vs on its own (local) volume: commit latency
 #
 #   bench/iogov.sh [--parts "limiter stripe log"] [--threads 16] [--time 60] [--warmup 20]
-#                  [--pool 64M] [--log-capacity 512M] [--tag NAME]
+#                  [--pool 64M] [--log-capacity 512M] [--table-size 250000] [--tag NAME]
 #
 # Results: $BENCH_DIR/results-iogov/*.log, summary.md, latency.csv, and the
 # chart under docs/. Needs root for the log part (loop device, cgroup).
@@ -31,6 +32,7 @@ while [ $# -gt 0 ]; do
 	--pool) POOL=$2; shift 2 ;;
 	--log-capacity) LOGCAP=$2; shift 2 ;;
 	--tag) TAG=$2; shift 2 ;;
+	--table-size) TABLE_SIZE=$2; shift 2 ;;
 	*) echo "unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -159,7 +161,7 @@ for part in $PARTS; do
 		gnuplot <<EOF
 set terminal pngcairo size 900,420 font ",10" noenhanced
 set output "$ROOT/docs/iogov-latency${TAG:+-$TAG}.png"
-set title "sysbench oltp_read_write, $POOL pool, $LOGCAP redo log, 850 MB data, emulated gp3, $THREADS threads: p99 latency per second"
+set title "sysbench oltp_read_write, $POOL pool, $LOGCAP redo log, $TABLES x $TABLE_SIZE rows, emulated gp3, $THREADS threads: p99 latency per second"
 set xlabel "seconds"
 set ylabel "p99 latency (ms)"
 set key top left

@@ -40,6 +40,9 @@
 //	     the required rate: pressure times the rate at which pages turn
 //	     dirty, and that whole rate once the log is past its low watermark,
 //	     so neither the dirty pages nor the checkpoint age keep growing.
+//	     Past the log's high watermark the required rate rises to twice
+//	     the dirtying rate at UrgentLogFill (the checkpoint age must
+//	     shrink), and in auto mode the limit follows it even above MaxRate.
 //
 // Tests: iogov_test.go checks that the limiter holds a fixed rate, the AIMD
 // reactions and the pressure curve on synthetic samples; engine tests run a
@@ -322,6 +325,13 @@ func (g *Governor) Update(s Sample) Plan {
 	if logFill > LowLogFill {
 		required = g.dirtyRate
 	}
+	catchUp := logFill > HighLogFill
+	if catchUp {
+		// Holding the dirtying rate only holds the checkpoint age: past
+		// the high watermark it must shrink, so flush up to twice that
+		// rate as the log nears urgency (IO-4).
+		required = g.dirtyRate * (1 + ramp(logFill, HighLogFill, UrgentLogFill))
+	}
 	urgent := logFill >= UrgentLogFill || dirty >= urgentDirty
 	reason := ""
 	switch {
@@ -350,8 +360,13 @@ func (g *Governor) Update(s Sample) Plan {
 			g.st.Raises++
 			reason += "; limit raised: cleaner held back, reads flat"
 		}
-		// The tuned limit never holds flushing below what it requires.
+		// The tuned limit never holds flushing below what it requires;
+		// catching up may exceed the volume's nominal rate, which is still
+		// gentler than the urgent flushing the alternative leads to.
 		limit = min(g.cfg.MaxRate, max(g.limit, required))
+		if catchUp {
+			limit = max(limit, required)
+		}
 	}
 	target := max(pressure*limit, required)
 	if g.cfg.Mode == Off {

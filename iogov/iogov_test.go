@@ -203,3 +203,41 @@ func TestCutsNeverStarveRequiredFlushing(t *testing.T) {
 		t.Fatalf("limit %.0f, plan %+v: below the 800 pages/s turning dirty", st.Limit, p)
 	}
 }
+
+// TestCatchUpPastHighWatermark: with the log past its high watermark,
+// flushing at the dirtying rate would only hold the checkpoint age; the
+// auto plan asks for more, up to twice that rate near urgency, even above
+// the volume's nominal rate, and without going urgent (IO-4).
+func TestCatchUpPastHighWatermark(t *testing.T) {
+	g := New(Config{Mode: Auto, MaxRate: 1000, MaxDirtyPct: 50})
+	sp := newSampler(g)
+	var p Plan
+	for _, c := range []struct {
+		logUsed  int64
+		min, max float64
+	}{
+		{400, 790, 1010},  // 40%: the dirtying rate, within the limit
+		{600, 1100, 1300}, // 60%: 1.4x the dirtying rate
+		{740, 1500, 1700}, // 74%: nearly 2x, above MaxRate
+	} {
+		sp.s.LogUsed = c.logUsed
+		for i := 0; i < 30; i++ {
+			sp.s.Dirtied += 80 // 800 pages/s
+			p = sp.tick(0, 0)
+		}
+		if p.Urgent || p.Rate < c.min || p.Rate > c.max {
+			t.Fatalf("log %d/1000: plan %+v, want rate %.0f..%.0f, not urgent", c.logUsed, p, c.min, c.max)
+		}
+	}
+	// Fixed mode keeps its rate: past it only urgency goes.
+	f := New(Config{Mode: Fixed, FixedRate: 500, MaxRate: 1000})
+	sf := newSampler(f)
+	sf.s.LogUsed = 700
+	for i := 0; i < 30; i++ {
+		sf.s.Dirtied += 80
+		p = sf.tick(0, 0)
+	}
+	if p.Rate > 501 {
+		t.Fatalf("fixed limit 500 exceeded: %+v", p)
+	}
+}
