@@ -501,6 +501,12 @@ var errCorruptRow = fmt.Errorf("strata: corrupt row")
 
 // decodeRow decodes a row written by appendRow into dst (len(cols) long).
 func decodeRow(ctx context.Context, b []byte, cols []colCodec, dst sql.Row) error {
+	return decodeColumns(ctx, b, cols, dst, nil)
+}
+
+// decodeColumns decodes the columns i with need[i] (every column when need
+// is nil) and sets the others to nil: they are skipped, not decoded.
+func decodeColumns(ctx context.Context, b []byte, cols []colCodec, dst sql.Row, need []bool) error {
 	n, k := binary.Uvarint(b)
 	if k <= 0 {
 		return errCorruptRow
@@ -515,6 +521,15 @@ func decodeRow(ctx context.Context, b []byte, cols []colCodec, dst sql.Row) erro
 	b = b[nbytes:]
 	for i, c := range cols {
 		if i >= stored || nulls[i/8]&(1<<(i%8)) != 0 {
+			dst[i] = nil
+			continue
+		}
+		if need != nil && !need[i] {
+			n, err := c.skipValue(b)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
 			dst[i] = nil
 			continue
 		}
@@ -604,4 +619,32 @@ func decodeRow(ctx context.Context, b []byte, cols []colCodec, dst sql.Row) erro
 		dst[i] = v
 	}
 	return nil
+}
+
+// skipValue returns the length of the column's encoded (non-null) value at
+// the start of b (CODEC-4).
+func (c colCodec) skipValue(b []byte) (int, error) {
+	switch c.kind {
+	case kInt, kYear, kTime, kTimespan:
+		if _, k := binary.Varint(b); k > 0 {
+			return k, nil
+		}
+	case kUint, kEnum, kSet, kBit:
+		if _, k := binary.Uvarint(b); k > 0 {
+			return k, nil
+		}
+	case kFloat32:
+		if len(b) >= 4 {
+			return 4, nil
+		}
+	case kFloat64:
+		if len(b) >= 8 {
+			return 8, nil
+		}
+	case kDecimal, kString, kBytes, kJSON:
+		if l, k := binary.Uvarint(b); k > 0 && uint64(len(b)-k) >= l {
+			return k + int(l), nil
+		}
+	}
+	return 0, errCorruptRow
 }

@@ -141,4 +141,37 @@ func TestRowRoundTrip(t *testing.T) {
 	for n := 0; n < len(b); n++ {
 		decodeRow(ctx, b[:n], cols, got)
 	}
+	// Decoding a subset of the columns skips the others (nil) and gives
+	// the chosen ones exactly as a full decode does, for every subset.
+	full := make(sql.Row, len(cols))
+	if err := decodeRow(ctx, b, cols, full); err != nil {
+		t.Fatal(err)
+	}
+	for mask := 0; mask < 1<<len(cols); mask++ {
+		need := make([]bool, len(cols))
+		for i := range need {
+			need[i] = mask&(1<<i) != 0
+		}
+		part := make(sql.Row, len(cols))
+		for i := range part {
+			part[i] = "stale"
+		}
+		if err := decodeColumns(ctx, b, cols, part, need); err != nil {
+			t.Fatalf("mask %b: %v", mask, err)
+		}
+		for i := range cols {
+			if !need[i] {
+				if part[i] != nil {
+					t.Fatalf("mask %b: skipped column %d is %v", mask, i, part[i])
+				}
+				continue
+			}
+			if cmp, err := cols[i].typ.Compare(ctx, full[i], part[i]); err != nil || cmp != 0 {
+				t.Fatalf("mask %b: column %d is %v, full decode %v", mask, i, part[i], full[i])
+			}
+		}
+	}
+	for n := 0; n < len(b); n++ {
+		decodeColumns(ctx, b[:n], cols, got, []bool{false, true, false, false, false, true, false, false, false, false, true})
+	}
 }

@@ -121,8 +121,9 @@ func (s *Session) readTx() (*engine.Tx, func(), error) {
 	return tmp, tmp.Rollback, nil
 }
 
-// Get reads the full row with primary key key.
-func (ft *FastTable) Get(ctx *sql.Context, key any) (sql.Row, bool, error) {
+// Get reads the row with primary key key: the columns with need[o] (all
+// if need is nil), the others nil.
+func (ft *FastTable) Get(ctx *sql.Context, key any, need []bool) (sql.Row, bool, error) {
 	s, t := ft.s, ft.t
 	k, err := ft.encodeKey(ctx, key)
 	if err != nil {
@@ -139,16 +140,17 @@ func (ft *FastTable) Get(ctx *sql.Context, key any) (sql.Row, bool, error) {
 		return nil, false, s.engineErr(err)
 	}
 	row := make(sql.Row, len(t.cols))
-	if err := decodeRow(ctx, v, t.cols, row); err != nil {
+	if err := decodeColumns(ctx, v, t.cols, row, need); err != nil {
 		return nil, false, err
 	}
 	s.rowsRead.Add(1)
 	return row, true, nil
 }
 
-// Scan calls fn with every full row whose primary key is between lo and
-// hi inclusive, in key order. fn must not keep the row.
-func (ft *FastTable) Scan(ctx *sql.Context, lo, hi any, fn func(sql.Row) error) error {
+// Scan calls fn with every row whose primary key is between lo and hi
+// inclusive, in key order: the columns with need[o] (all if need is nil),
+// the others nil. fn must not keep the row.
+func (ft *FastTable) Scan(ctx *sql.Context, lo, hi any, need []bool, fn func(sql.Row) error) error {
 	s, t := ft.s, ft.t
 	loKey, err := ft.encodeKey(ctx, lo)
 	if err != nil {
@@ -169,7 +171,7 @@ func (ft *FastTable) Scan(ctx *sql.Context, lo, hi any, fn func(sql.Row) error) 
 	defer it.Close()
 	n := uint64(0)
 	for it.Next() {
-		if err := decodeRow(ctx, it.Value(), t.cols, row); err != nil {
+		if err := decodeColumns(ctx, it.Value(), t.cols, row, need); err != nil {
 			return err
 		}
 		n++

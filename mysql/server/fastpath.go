@@ -343,7 +343,7 @@ func (fp *fastPath) pointSelect(ctx *sql.Context, ft *backend.FastTable, sh *sha
 	if !ok {
 		return nil, backend.ErrFallback
 	}
-	row, found, err := ft.Get(ctx, key)
+	row, found, err := ft.Get(ctx, key, neededColumns(ft, ords))
 	if err != nil {
 		return nil, err
 	}
@@ -370,6 +370,16 @@ func projection(ft *backend.FastTable, cols []string) (sql.Schema, []int, error)
 		sch[i] = ft.ResultColumn(c, ords[i])
 	}
 	return sch, ords, nil
+}
+
+// neededColumns marks the ordinals a statement reads (the rest of the row
+// is not decoded).
+func neededColumns(ft *backend.FastTable, ords []int) []bool {
+	need := make([]bool, ft.Width())
+	for _, o := range ords {
+		need[o] = true
+	}
+	return need
 }
 
 func sqlRow(ctx *sql.Context, sch sql.Schema, ords []int, row sql.Row) ([]sqltypes.Value, error) {
@@ -437,7 +447,11 @@ func (fp *fastPath) rangeSelect(ctx *sql.Context, ft *backend.FastTable, sh *sha
 		seen = map[string]bool{}
 	}
 	var keyBuf []byte
-	err = ft.Scan(ctx, lo, hi, func(row sql.Row) error {
+	need := neededColumns(ft, ords)
+	if orderOrd >= 0 {
+		need[orderOrd] = true
+	}
+	err = ft.Scan(ctx, lo, hi, need, func(row sql.Row) error {
 		vals, err := sqlRow(ctx, sch, ords, row)
 		if err != nil {
 			return err
@@ -509,7 +523,7 @@ func (fp *fastPath) sumRange(ctx *sql.Context, ft *backend.FastTable, sh *shape,
 		return nil, backend.ErrFallback
 	}
 	sum, any := float64(0), false
-	err := ft.Scan(ctx, lo, hi, func(row sql.Row) error {
+	err := ft.Scan(ctx, lo, hi, neededColumns(ft, []int{o}), func(row sql.Row) error {
 		switch v := row[o].(type) {
 		case nil:
 		case int64:
