@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
-	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
 
 	"strata/engine"
 )
@@ -216,29 +216,31 @@ func (ft *FastTable) writable(ctx *sql.Context) bool {
 // itself (a duplicate key), undoes the statement and returns ErrFallback.
 func (ft *FastTable) write(ctx *sql.Context, fn func(e *editor, tx *engine.Tx) error) error {
 	s := ft.s
-	if !ft.writable(ctx) {
-		return ErrFallback
-	}
 	auto := s.GetTransaction() == nil
 	if auto && s.tx != nil {
 		return ErrFallback // a leftover the next StartTransaction would clean
 	}
 	e := &editor{t: ft.t, s: s}
-	tx, err := e.begin()
+	tx, err := e.begin() // takes the table's metadata lock
 	if err != nil {
 		if auto {
 			s.endTx(false)
 		}
-		if errors.Is(err, engine.ErrDeadlock) || errors.Is(err, engine.ErrLockWaitTimeout) {
-			return s.engineErr(err)
+		if isLockError(err) {
+			// Already mapped (a deadlock also ended the transaction,
+			// SES-4): the client's answer, not a reason to retry.
+			return err
 		}
 		return ErrFallback
 	}
-	if e.t != ft.t {
+	switch {
+	case e.t != ft.t:
 		// DDL published a new definition after this statement resolved the
 		// table: resolve again through go-mysql-server.
 		err = ErrFallback
-	} else {
+	case !ft.writable(ctx):
+		err = ErrFallback
+	default:
 		err = fn(e, tx)
 	}
 	if err == nil {
@@ -255,6 +257,7 @@ func (ft *FastTable) write(ctx *sql.Context, fn func(e *editor, tx *engine.Tx) e
 	switch {
 	case errors.Is(err, engine.ErrDeadlock) || errors.Is(err, engine.ErrLockWaitTimeout):
 		err = s.engineErr(err)
+	case isLockError(err):
 	case errors.As(err, &uk), sql.ErrUniqueKeyViolation.Is(err):
 		err = ErrFallback
 	default:
@@ -264,6 +267,13 @@ func (ft *FastTable) write(ctx *sql.Context, fn func(e *editor, tx *engine.Tx) e
 		s.endTx(false)
 	}
 	return err
+}
+
+// isLockError reports a deadlock or lock wait timeout already mapped for
+// the client.
+func isLockError(err error) bool {
+	var se *mysql.SQLError
+	return errors.As(err, &se) && (se.Num == mysql.ERLockDeadlock || se.Num == mysql.ERLockWaitTimeout)
 }
 
 // UpdateByKey changes the row with primary key key to change(row) (which
@@ -379,11 +389,26 @@ func (ft *FastTable) Insert(ctx *sql.Context, row sql.Row) (insertID uint64, err
 			}
 			// The OK packet's insert id is the given value as a 64-bit
 			// two's complement number (go-mysql-server's getAutoIncVal).
-			v, _, err := types.Int64.Convert(ctx, row[t.autoCol])
-			if err != nil {
+			switch v := row[t.autoCol].(type) {
+			case int8:
+				insertID = uint64(int64(v))
+			case int16:
+				insertID = uint64(int64(v))
+			case int32:
+				insertID = uint64(int64(v))
+			case int64:
+				insertID = uint64(v)
+			case uint8:
+				insertID = uint64(v)
+			case uint16:
+				insertID = uint64(v)
+			case uint32:
+				insertID = uint64(v)
+			case uint64:
+				insertID = v
+			default:
 				return ErrFallback
 			}
-			insertID = uint64(v.(int64))
 		}
 		t.ctr.rows.Add(1)
 		ft.s.rowsWritten.Add(1)

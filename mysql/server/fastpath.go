@@ -41,13 +41,21 @@ import (
 // not handle exactly as go-mysql-server would (backend.ErrFallback), goes
 // to go-mysql-server, with nothing done.
 // FP-2 Reads and writes run in the session's transaction as
-// go-mysql-server's would (backend FPB-2, FPB-3).
+// go-mysql-server's would (backend FPB-2, FPB-3): in autocommit mode with
+// no transaction, or in a transaction that stays open (BEGIN, autocommit
+// off). A transaction that go-mysql-server would commit at the end of the
+// statement (left by a failed autocommit statement) takes its path.
 // FP-3 Results (column metadata, values, affected rows, insert id, info)
 // are what go-mysql-server returns for the same statement; a test runs
 // generated statements through both paths and compares.
 // FP-4 DISTINCT and ORDER BY are taken only on integer columns and strings
 // under a binary NO PAD collation, where equal means byte-equal; sorting
-// is stable, as go-mysql-server's.
+// is stable, as go-mysql-server's; DISTINCT with ORDER BY only when the
+// order column is selected. Selects fall back while sql_select_limit is
+// not its default.
+//
+// Not done here: fast-path statements do not appear in the process list
+// (SHOW PROCESSLIST, KILL QUERY) nor in Questions/Com_* counters.
 //
 // It does not check privileges: strata runs without user accounts (root,
 // empty password). Enabling accounts must add privilege checks here.
@@ -70,7 +78,12 @@ var (
 	identRE    = regexp.MustCompile("^" + ident + "$")
 	sumRE      = regexp.MustCompile("(?i)^SUM\\(\\s*" + ident + "\\s*\\)$")
 	setRE      = regexp.MustCompile("(?i)^" + ident + "\\s*=\\s*(?:(\\?)|" + ident + "\\s*([-+])\\s*(\\d{1,19}))$")
-	keywordRE  = regexp.MustCompile("(?i)^(select|from|where|distinct|all|as|and|or|not|null|order|by|between|set|values|into|limit|for|lock|union)$")
+	// keywordRE: words that may not be read as column or table names (a
+	// backquoted column with such a name is left to go-mysql-server).
+	keywordRE = regexp.MustCompile("(?i)^(select|from|where|distinct|all|as|and|or|not|xor|div|mod|is|in|like|null|true|false|unknown|default|" +
+		"order|by|asc|desc|between|set|values|value|into|limit|for|lock|union|binary|interval|case|when|then|else|end|exists|" +
+		"current_date|current_time|current_timestamp|current_user|localtime|localtimestamp|utc_date|utc_time|utc_timestamp|" +
+		"sum|count|min|max|avg)$")
 )
 
 type kind uint8
@@ -139,7 +152,7 @@ func identList(s string) []string {
 	var out []string
 	for _, c := range strings.Split(s, ",") {
 		m := identRE.FindStringSubmatch(strings.TrimSpace(c))
-		if m == nil || keywordRE.MatchString(m[1]) {
+		if m == nil || !plainIdent(m[1]) {
 			return nil
 		}
 		out = append(out, m[1])
@@ -147,7 +160,30 @@ func identList(s string) []string {
 	return out
 }
 
+// parseShape recognizes a statement, or returns nil; every name in it must
+// be a plain identifier (not a number, not a keyword).
 func parseShape(q string) *shape {
+	sh := matchShape(q)
+	if sh == nil {
+		return nil
+	}
+	names := append([]string{sh.table, sh.keyCol, sh.orderBy}, sh.cols...)
+	for _, sc := range sh.sets {
+		names = append(names, sc.col, sc.src)
+	}
+	for _, n := range names {
+		if n != "" && !plainIdent(n) {
+			return nil
+		}
+	}
+	return sh
+}
+
+func plainIdent(n string) bool {
+	return (n[0] < '0' || n[0] > '9') && !keywordRE.MatchString(n)
+}
+
+func matchShape(q string) *shape {
 	switch {
 	case beginRE.MatchString(q):
 		return &shape{kind: txBegin}
@@ -240,9 +276,27 @@ func (fp *fastPath) execute(goctx context.Context, c *mysql.Conn, prepare *mysql
 		fp.b.CountFastTxControl()
 		return &sqltypes.Result{}, true, nil
 	}
+	// FP-2: go-mysql-server commits at the end of a statement when
+	// autocommit is on and no BEGIN is in force. Taken here: autocommit
+	// with no transaction (the backend commits), or a transaction that
+	// stays open. Not taken: autocommit off with no transaction (one would
+	// be started and left open), or a transaction left behind by a failed
+	// autocommit statement (go-mysql-server would commit it now).
+	autocommit, err := plan.IsSessionAutocommit(ctx)
+	if err != nil {
+		return nil, false, nil
+	}
 	if s.GetTransaction() == nil {
-		if autocommit, err := plan.IsSessionAutocommit(ctx); err != nil || !autocommit {
-			return nil, false, nil // go-mysql-server starts the transaction
+		if !autocommit {
+			return nil, false, nil
+		}
+	} else if autocommit && !s.GetIgnoreAutoCommit() {
+		return nil, false, nil
+	}
+	if sh.kind == pointSelect || sh.kind == rangeSelect {
+		// A non-default sql_select_limit adds a LIMIT (FP-1).
+		if isDefault, _ := sql.HasDefaultValue(ctx, s, "sql_select_limit"); !isDefault {
+			return nil, false, nil
 		}
 	}
 	keyCol := sh.keyCol
@@ -435,6 +489,11 @@ func (fp *fastPath) rangeSelect(ctx *sql.Context, ft *backend.FastTable, sh *sha
 			if !byteComparable(ft.Column(o).Type) {
 				return nil, backend.ErrFallback
 			}
+		}
+		// go-mysql-server sorts before it removes duplicates when the
+		// ORDER BY column is not selected; with it selected the orders agree.
+		if orderOrd >= 0 && !slices.Contains(ords, orderOrd) {
+			return nil, backend.ErrFallback
 		}
 	}
 	type outRow struct {

@@ -169,6 +169,7 @@ func TestFastPathStatementsMatchGeneralPath(t *testing.T) {
 		`CREATE TABLE u (id INT UNSIGNED PRIMARY KEY, a BIGINT, s VARCHAR(8) COLLATE utf8mb4_general_ci,
 			t TINYINT NOT NULL, UNIQUE KEY us (s))`,
 		"CREATE TABLE n (name VARCHAR(10) PRIMARY KEY, v SMALLINT UNSIGNED)",
+		"CREATE TABLE big (id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY, v INT)",
 	}
 	type side struct {
 		ts   *testServer
@@ -244,6 +245,8 @@ func TestFastPathStatementsMatchGeneralPath(t *testing.T) {
 		{"INSERT INTO sb (id, k, c, pad) VALUES (?, ?, ?, ?)", func() []any { return []any{intArg(), intArg(), strArg(12), strArg(6)} }, false},
 		{"INSERT INTO u (id, a, s, t) VALUES (?, ?, ?, ?)", func() []any { return []any{intArg(), intArg(), strArg(4), rng.Intn(300)} }, false},
 		{"INSERT INTO n (v, name) VALUES (?, ?)", func() []any { return []any{rng.Intn(70000), strArg(4)} }, false},
+		{"INSERT INTO big (id, v) VALUES (?, ?)", func() []any { return []any{uint64(1)<<63 + uint64(rng.Intn(1000)), rng.Intn(9)} }, false},
+		{"SELECT DISTINCT c FROM sb WHERE id BETWEEN ? AND ? ORDER BY k", func() []any { return []any{intArg(), rng.Intn(80)} }, true},
 	}
 	describe := func(conn *sql.Conn, s stmt, args []any) string {
 		if s.read {
@@ -270,6 +273,13 @@ func TestFastPathStatementsMatchGeneralPath(t *testing.T) {
 	inTx := false
 	tally := make([][2]int, len(stmts)) // executed, answered by the fast path
 	for i := 0; i < 1500; i++ {
+		if rng.Intn(60) == 0 {
+			// A non-default sql_select_limit adds a LIMIT to selects.
+			q := []string{"SET sql_select_limit = 3", "SET sql_select_limit = DEFAULT"}[rng.Intn(2)]
+			for _, sd := range sides {
+				mustExec(t, sd.conn, q)
+			}
+		}
 		if rng.Intn(25) == 0 {
 			q := "BEGIN"
 			if inTx {
@@ -312,7 +322,7 @@ func TestFastPathStatementsMatchGeneralPath(t *testing.T) {
 			mustExec(t, sd.conn, "COMMIT")
 		}
 	}
-	for _, q := range []string{"SELECT * FROM sb ORDER BY id", "SELECT * FROM u ORDER BY id", "SELECT * FROM n ORDER BY name",
+	for _, q := range []string{"SELECT * FROM sb ORDER BY id", "SELECT * FROM u ORDER BY id", "SELECT * FROM n ORDER BY name", "SELECT * FROM big ORDER BY id",
 		"SELECT id, k FROM sb FORCE INDEX (k_1) ORDER BY k, id", "SHOW CREATE TABLE sb"} {
 		f, g := rowsOfQuery(t, sides[0].conn, q), rowsOfQuery(t, sides[1].conn, q)
 		if f != g {
@@ -320,18 +330,20 @@ func TestFastPathStatementsMatchGeneralPath(t *testing.T) {
 		}
 	}
 	fastN := fast.srv.Backend.FastSelects() + fast.srv.Backend.FastWrites() - fastBefore
+	t.Logf("fast path: %d of 1500 statements", fastN)
+	for i, s := range stmts {
+		t.Logf("%3d of %3d fast: %s", tally[i][1], tally[i][0], s.q)
+	}
 	if fast.srv.Backend.FastTxControl() == 0 {
 		t.Fatal("no prepared BEGIN, COMMIT or ROLLBACK took the fast path")
 	}
-	if fastN < 1000 || fast.srv.Backend.FastWrites() == 0 {
+	// About half: the rest fall back by design (misses of the fast path's
+	// rules, and every statement after a failed one in autocommit mode).
+	if fastN < 600 || fast.srv.Backend.FastWrites() == 0 {
 		t.Fatalf("the fast path answered only %d of 1500 statements (%d writes)", fastN, fast.srv.Backend.FastWrites())
 	}
 	if n := general.srv.Backend.FastSelects() + general.srv.Backend.FastWrites(); n != 0 {
 		t.Fatalf("the server without fast path used it %d times", n)
-	}
-	t.Logf("fast path: %d of 1500 statements", fastN)
-	for i, s := range stmts {
-		t.Logf("%3d of %3d fast: %s", tally[i][1], tally[i][0], s.q)
 	}
 }
 
@@ -390,4 +402,81 @@ func describeRows(t *testing.T, rows *sql.Rows) string {
 		out += fmt.Sprintf(" error %d", errCode(err))
 	}
 	return out
+}
+
+// TestFastPathShapes: names that are numbers or keywords are never taken
+// for columns (the statement means something else), and the shapes
+// sysbench uses are recognized.
+func TestFastPathShapes(t *testing.T) {
+	for _, q := range []string{
+		"SELECT 1 FROM t WHERE id=?",
+		"SELECT c FROM t WHERE 1 = ?",
+		"DELETE FROM t WHERE 1 = ?",
+		"UPDATE t SET c = null + 1 WHERE id = ?",
+		"UPDATE t SET c = true WHERE id = ?",
+		"SELECT current_date FROM t WHERE id = ?",
+		"SELECT c FROM t WHERE id BETWEEN ? AND ? ORDER BY 1",
+		"SELECT c FROM t WHERE id BETWEEN ? AND ? ORDER BY c DESC",
+		"SELECT c FROM t WHERE id = ? LIMIT 1",
+		"SELECT c FROM t WHERE id = ? FOR UPDATE",
+		"SELECT c, FROM t WHERE id = ?",
+		"INSERT INTO t (a, b) VALUES (?, ?, ?)",
+		"UPDATE t SET k = k + 1 WHERE id = ? LIMIT 1",
+		"SELECT SUM(k) FROM t WHERE id BETWEEN ? AND ? ORDER BY k",
+	} {
+		if sh := parseShape(q); sh != nil {
+			t.Errorf("%q taken as %+v", q, sh)
+		}
+	}
+	for q, k := range map[string]kind{
+		"SELECT c FROM sbtest1 WHERE id=?":                                   pointSelect,
+		"SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ?":                     rangeSelect,
+		"SELECT SUM(k) FROM sbtest1 WHERE id BETWEEN ? AND ?":                rangeSelect,
+		"SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c":          rangeSelect,
+		"SELECT DISTINCT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c": rangeSelect,
+		"UPDATE sbtest1 SET k=k+1 WHERE id=?":                                updateByKey,
+		"UPDATE sbtest1 SET c=? WHERE id=?":                                  updateByKey,
+		"DELETE FROM sbtest1 WHERE id=?":                                     deleteByKey,
+		"INSERT INTO sbtest1 (id, k, c, pad) VALUES (?, ?, ?, ?)":            insertValues,
+		"BEGIN":  txBegin,
+		"COMMIT": txCommit,
+		"select `c` from `sbtest1` where `id` between ? and ? order by `c` asc;": rangeSelect,
+	} {
+		if sh := parseShape(q); sh == nil || sh.kind != k {
+			t.Errorf("%q: %+v, want kind %d", q, sh, k)
+		}
+	}
+}
+
+// TestFastPathAfterFailedAutocommitStatement (FP-2): a failed autocommit
+// statement leaves go-mysql-server's transaction set; the next statement
+// commits it. A fast-path write then must not run in it uncommitted: the
+// change must be visible to another client at once.
+func TestFastPathAfterFailedAutocommitStatement(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE f")
+	db := ts.open("f")
+	mustExec(t, db, "CREATE TABLE sb (id INT PRIMARY KEY, k INT NOT NULL)")
+	mustExec(t, db, "INSERT INTO sb VALUES (1, 10), (2, 20)")
+	ctx := context.Background()
+	a, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	for round := 0; round < 3; round++ {
+		if _, err := a.ExecContext(ctx, "INSERT INTO sb (id, k) VALUES (?, ?)", 1, 0); errCode(err) != 1062 {
+			t.Fatalf("duplicate insert: %v", err)
+		}
+		if _, err := a.ExecContext(ctx, "UPDATE sb SET k=k+1 WHERE id=?", 2); err != nil {
+			t.Fatal(err)
+		}
+		var k int
+		if err := db.QueryRowContext(ctx, "SELECT k FROM sb WHERE id = 2 AND 1=1").Scan(&k); err != nil {
+			t.Fatal(err)
+		}
+		if k != 21+round {
+			t.Fatalf("round %d: another client reads k=%d, want %d (update not committed)", round, k, 21+round)
+		}
+	}
 }
