@@ -18,6 +18,9 @@
 //	     that child's content up.
 //	BT-4 Scans copy one leaf's worth of entries under the latch and resume
 //	     from the leaf's fence key with a fresh descent, in either direction.
+//	     A closed Iterator goes back to a pool with its buffers, so steady
+//	     range scans do not allocate; keys and values it returned are dead
+//	     once it is closed.
 //	BT-6 A full leaf splits in half by bytes, except the rightmost leaf
 //	     receiving a key above all others (ascending inserts, as an
 //	     auto-increment primary key): it stays full and the new key starts
