@@ -34,8 +34,10 @@ func (db *DB) pageCleaner() {
 		last = now
 		plan := db.gov.Update(db.ioSample(now))
 		// Pages owed carry over a refused tick, but never more than two
-		// ticks' worth: the governor re-plans every tick.
-		owed = min(owed+plan.Rate*dt, 2*plan.Rate*dt+cleanerBatch)
+		// ticks' worth (of the nominal tick: a tick that ran long must not
+		// make the next one owe more, and so run longer still).
+		owed = min(owed+plan.Rate*dt, 2*plan.Rate*cleanerTick.Seconds()+cleanerBatch)
+		lastCkpt := now
 		wrote := 0
 		if owed >= 1 {
 			// One scan of the pool per tick, batches paced by tokens.
@@ -45,6 +47,15 @@ func (db *DB) pageCleaner() {
 				case <-db.stop:
 					return false
 				default:
+				}
+				// On a slow volume a tick can run long: move the checkpoint
+				// as it goes (it follows the pages just written), or commits
+				// find the log full before the tick ends (IO-2).
+				if time.Since(lastCkpt) > cleanerTick/2 && db.log.Used() > db.log.Capacity()/16 {
+					if err := db.advanceCheckpoint(); err != nil && db.cleanerErrs.Add(1) == 1 {
+						slog.Error("page cleaner: checkpoint failed", "err", err)
+					}
+					lastCkpt = time.Now()
 				}
 				if plan.Urgent {
 					return true
