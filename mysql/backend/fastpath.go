@@ -90,6 +90,37 @@ func (ft *FastTable) Convert(ctx *sql.Context, o int, v any) (any, bool) {
 
 // encodeKey encodes a primary key value; one outside the column's range
 // falls back (go-mysql-server v0.20 clamps it to the range's end).
+// AddInt returns v, a value of integer column o, plus delta; false for
+// NULL, a non-integer or an overflow of 64 bits (go-mysql-server's error).
+// The caller converts the result to the target column (Convert).
+func (ft *FastTable) AddInt(ctx *sql.Context, o int, v any, delta int64) (any, bool) {
+	if v == nil {
+		return nil, false
+	}
+	cv, err := ft.t.cols[o].canonical(ctx, v)
+	if err != nil {
+		return nil, false
+	}
+	switch x := cv.(type) {
+	case int64:
+		r := x + delta
+		if (delta > 0 && r < x) || (delta < 0 && r > x) {
+			return nil, false
+		}
+		return r, true
+	case uint64:
+		if delta >= 0 {
+			r := x + uint64(delta)
+			return r, r >= x
+		}
+		if uint64(-delta) > x {
+			return nil, false
+		}
+		return x - uint64(-delta), true
+	}
+	return nil, false
+}
+
 func (ft *FastTable) encodeKey(ctx *sql.Context, key any) ([]byte, error) {
 	key, ok := ft.Convert(ctx, ft.t.pk[0], key)
 	if !ok {
@@ -389,20 +420,12 @@ func (ft *FastTable) Insert(ctx *sql.Context, row sql.Row) (insertID uint64, err
 			}
 			// The OK packet's insert id is the given value as a 64-bit
 			// two's complement number (go-mysql-server's getAutoIncVal).
-			switch v := row[t.autoCol].(type) {
-			case int8:
-				insertID = uint64(int64(v))
-			case int16:
-				insertID = uint64(int64(v))
-			case int32:
-				insertID = uint64(int64(v))
+			cv, err := t.cols[t.autoCol].canonical(ctx, row[t.autoCol])
+			if err != nil {
+				return ErrFallback
+			}
+			switch v := cv.(type) {
 			case int64:
-				insertID = uint64(v)
-			case uint8:
-				insertID = uint64(v)
-			case uint16:
-				insertID = uint64(v)
-			case uint32:
 				insertID = uint64(v)
 			case uint64:
 				insertID = v

@@ -3,8 +3,6 @@ package server
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -299,13 +297,11 @@ func (fp *fastPath) execute(goctx context.Context, c *mysql.Conn, prepare *mysql
 			return nil, false, nil
 		}
 	}
-	keyCol := sh.keyCol
+	var ft *backend.FastTable
 	if sh.kind == insertValues {
-		keyCol = "" // resolved below
-	}
-	ft, ok := s.FastTable(sh.table, keyCol)
-	if !ok && sh.kind == insertValues {
 		ft, ok = fp.insertTable(s, sh)
+	} else {
+		ft, ok = s.FastTable(sh.table, sh.keyCol)
 	}
 	if !ok {
 		return nil, false, nil
@@ -323,9 +319,6 @@ func (fp *fastPath) execute(goctx context.Context, c *mysql.Conn, prepare *mysql
 		res, err = fp.insert(ctx, ft, sh, params)
 	}
 	if errors.Is(err, backend.ErrFallback) {
-		if debugFallback {
-			fmt.Fprintf(os.Stderr, "FALLBACK %s %v %+v\n", prepare.PrepareStmt, err, params)
-		}
 		return nil, false, nil
 	}
 	if err != nil {
@@ -581,23 +574,23 @@ func (fp *fastPath) sumRange(ctx *sql.Context, ft *backend.FastTable, sh *shape,
 	if o < 0 || !types.IsInteger(ft.Column(o).Type) {
 		return nil, backend.ErrFallback
 	}
-	sum, any := float64(0), false
+	sum, nonNull := float64(0), false
 	err := ft.Scan(ctx, lo, hi, neededColumns(ft, []int{o}), func(row sql.Row) error {
 		switch v := row[o].(type) {
 		case nil:
 		case int64:
 			sum += float64(v)
-			any = true
+			nonNull = true
 		case uint64:
 			sum += float64(v)
-			any = true
+			nonNull = true
 		default:
 			f, _, err := types.Float64.Convert(ctx, v)
 			if err != nil {
 				return backend.ErrFallback
 			}
 			sum += f.(float64)
-			any = true
+			nonNull = true
 		}
 		return nil
 	})
@@ -606,7 +599,7 @@ func (fp *fastPath) sumRange(ctx *sql.Context, ft *backend.FastTable, sh *shape,
 	}
 	sch := sql.Schema{{Name: sh.sum, Type: types.Float64}}
 	val := sqltypes.NULL
-	if any {
+	if nonNull {
 		if val, err = types.Float64.SQL(ctx, nil, sum); err != nil {
 			return nil, backend.ErrFallback
 		}
@@ -658,7 +651,7 @@ func (fp *fastPath) update(ctx *sql.Context, c *mysql.Conn, ft *backend.FastTabl
 				row[a.col] = a.val
 				continue
 			}
-			v, ok := addInt(row[a.src], a.delta)
+			v, ok := ft.AddInt(ctx, a.src, row[a.src], a.delta)
 			if !ok {
 				return backend.ErrFallback
 			}
@@ -679,43 +672,6 @@ func (fp *fastPath) update(ctx *sql.Context, c *mysql.Conn, ft *backend.FastTabl
 	ctx.SetLastQueryInfoInt(sql.RowCount, affected)
 	return &sqltypes.Result{RowsAffected: uint64(affected),
 		Info: plan.UpdateInfo{Matched: int(matched), Updated: int(changed)}.String()}, nil
-}
-
-// addInt adds delta to an integer value without overflow.
-func addInt(v any, delta int64) (any, bool) {
-	var x int64
-	switch n := v.(type) {
-	case int8:
-		x = int64(n)
-	case int16:
-		x = int64(n)
-	case int32:
-		x = int64(n)
-	case int64:
-		x = n
-	case uint8:
-		x = int64(n)
-	case uint16:
-		x = int64(n)
-	case uint32:
-		x = int64(n)
-	case uint64:
-		if delta >= 0 {
-			r := n + uint64(delta)
-			return r, r >= n
-		}
-		if uint64(-delta) > n {
-			return nil, false
-		}
-		return n - uint64(-delta), true
-	default:
-		return nil, false // NULL or another representation: go-mysql-server decides
-	}
-	r := x + delta
-	if (delta > 0 && r < x) || (delta < 0 && r > x) {
-		return nil, false
-	}
-	return r, true
 }
 
 func (fp *fastPath) delete(ctx *sql.Context, ft *backend.FastTable, p *querypb.BindVariable) (*sqltypes.Result, error) {
@@ -835,5 +791,3 @@ func schemaFields(ctx *sql.Context, sch sql.Schema) []*querypb.Field {
 	}
 	return out
 }
-
-var debugFallback = os.Getenv("STRATA_DEBUG_FALLBACK") != ""

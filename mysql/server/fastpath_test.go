@@ -18,36 +18,7 @@ func rowOf(t *testing.T, st *sql.Stmt, arg any) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rows.Close()
-	cts, err := rows.ColumnTypes()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := ""
-	for _, ct := range cts {
-		n, nok := ct.Nullable()
-		l, lok := ct.Length()
-		p, s, dok := ct.DecimalSize()
-		out += fmt.Sprintf("[%s %s null=%v/%v len=%d/%v dec=%d,%d/%v %v]", ct.Name(), ct.DatabaseTypeName(), n, nok, l, lok, p, s, dok, ct.ScanType())
-	}
-	for rows.Next() {
-		vals := make([]sql.RawBytes, len(cts))
-		ptrs := make([]any, len(cts))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
-		for _, v := range vals {
-			if v == nil {
-				out += " NULL"
-			} else {
-				out += fmt.Sprintf(" %q", string(v))
-			}
-		}
-	}
-	return out
+	return describeRows(t, rows)
 }
 
 // TestFastPathMatchesGeneralPath (FP-3): prepared point selects answered
