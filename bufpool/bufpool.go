@@ -408,18 +408,12 @@ func (p *Pool) dirtyFrames(below page.LSN) []dirtyFrame {
 
 // FlushOldest writes up to n dirty pages with the oldest recLSN.
 func (p *Pool) FlushOldest(n int) error {
-	_, err := p.FlushOldestN(n)
-	return err
-}
-
-// FlushOldestN writes up to n dirty pages with the oldest recLSN and
-// returns how many it wrote.
-func (p *Pool) FlushOldestN(n int) (int, error) {
 	d := p.dirtyFrames(0)
 	if len(d) > n {
 		d = d[:n]
 	}
-	return p.flush(d)
+	_, err := p.flush(d)
+	return err
 }
 
 // FlushOldestPaced writes up to n dirty pages, oldest recLSN first, in

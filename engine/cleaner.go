@@ -51,10 +51,7 @@ func (db *DB) pageCleaner() {
 				// On a slow volume a tick can run long: move the checkpoint
 				// as it goes (it follows the pages just written), or commits
 				// find the log full before the tick ends (IO-2).
-				if time.Since(lastCkpt) > cleanerTick/2 && db.log.Used() > db.log.Capacity()/16 {
-					if err := db.advanceCheckpoint(); err != nil && db.cleanerErrs.Add(1) == 1 {
-						slog.Error("page cleaner: checkpoint failed", "err", err)
-					}
+				if time.Since(lastCkpt) > cleanerTick/2 && db.cleanerCheckpoint() {
 					lastCkpt = time.Now()
 				}
 				if plan.Urgent {
@@ -79,10 +76,8 @@ func (db *DB) pageCleaner() {
 		}
 		// Reclaim log space as the oldest pages get written: the checkpoint
 		// follows the oldest dirty page (a no-op when it would not move).
-		if (wrote > 0 || plan.Hurry) && db.log.Used() > db.log.Capacity()/16 {
-			if err := db.advanceCheckpoint(); err != nil && db.cleanerErrs.Add(1) == 1 {
-				slog.Error("page cleaner: checkpoint failed", "err", err)
-			}
+		if wrote > 0 || plan.Hurry {
+			db.cleanerCheckpoint()
 		}
 		next := cleanerTick
 		if plan.Hurry {
@@ -90,6 +85,20 @@ func (db *DB) pageCleaner() {
 		}
 		t.Reset(next)
 	}
+}
+
+// cleanerCheckpoint moves the checkpoint to the oldest dirty page once a
+// sixteenth of the log is in use (below that it is not worth the header
+// write and fsync); the first failure is logged. It reports whether it
+// tried.
+func (db *DB) cleanerCheckpoint() bool {
+	if db.log.Used() <= db.log.Capacity()/16 {
+		return false
+	}
+	if err := db.advanceCheckpoint(); err != nil && db.cleanerErrs.Add(1) == 1 {
+		slog.Error("page cleaner: checkpoint failed", "err", err)
+	}
+	return true
 }
 
 // yieldToReads gives foreground reads of the data volume priority over a
