@@ -1,0 +1,12 @@
+-- Harness smoke test.
+SELECT 1, 1+1, 'a;b', NULL, 'NULL';
+CREATE TABLE t(id INT PRIMARY KEY, s VARCHAR(10));
+INSERT INTO t VALUES (1,'x'),(2,NULL);
+SELECT * FROM t ORDER BY id;
+UPDATE t SET s='y' WHERE id=2;
+SELECT 1/0;
+SELECT * FROM nope;
+-- @ignore-result
+SELECT VERSION();
+INSERT INTO t VALUES (1,'dup');
+SHOW WARNINGS;
