@@ -1,0 +1,629 @@
+#!/usr/bin/env bash
+# suites/run.sh: run test suites written by other projects against strata and
+# against MariaDB side by side, and report what passes where.
+#
+#   suites/run.sh [options] gosqldriver      go-sql-driver/mysql's own tests (the version in go.mod)
+#   suites/run.sh [options] mariadb-test     MariaDB's mysql-test cases replayed with mariadb-test
+#
+# Options (before or after the suite name):
+#   --out DIR        results directory (default: a new /tmp/strata-suites-out.XXXXXX)
+#   --check          regression gate: run only the cases listed in suites/SUITE.pass,
+#                    on strata only, and fail if any of them no longer passes
+#   --update-pass    after a full run, rewrite suites/SUITE.pass with what passes on strata
+#   --strata-only    do not start MariaDB (no side-by-side column)
+#   --keep           keep the temporary work directory (server data dirs, logs)
+#   --timeout S      per test / per case time limit in seconds (default 30; gosqldriver 120)
+#   mariadb-test only:
+#   --pattern GLOB   case-name glob (repeatable, or comma separated; default: the DML/DDL/
+#                    types/functions/joins/transactions set below)
+#   --suite NAME     mysql-test suite directory (default main)
+#   --limit N        run at most N cases (after sorting)
+#
+# Environment: STRATA_BIN (use this binary instead of building ./cmd/strata),
+# MTR_DIR (the mysql-test directory; default found through dpkg).
+#
+# Each suite starts its own servers on free ports in a temporary directory and
+# stops them on exit. Results: OUT/SUITE/results.tsv (one row per test or case:
+# name, strata status, MariaDB status, ...) and OUT/SUITE/summary.txt (the
+# counts side by side, also printed).
+set -euo pipefail
+
+SUITES_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$SUITES_DIR/.." && pwd)
+
+DEFAULT_PATTERNS='insert*,update*,delete*,select*,join*,type_*,func_*,create*,alter*,commit*,rollback*,trans*,subselect*,group_by*,order_by*,union*,having*,limit*,null*,default*,auto_increment*,replace*,truncate*'
+
+die() { echo "run.sh: $*" >&2; exit 2; }
+log() { echo "run.sh: $*" >&2; }
+
+usage() { sed -n '2,27p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
+
+SUITE=
+OUT=
+CHECK=0
+UPDATE_PASS=0
+STRATA_ONLY=0
+KEEP=0
+TIMEOUT=
+PATTERNS=
+MTR_SUITE=main
+LIMIT=0
+while (($#)); do
+	case $1 in
+	gosqldriver | mariadb-test) [[ -z $SUITE ]] || die "one suite at a time"; SUITE=$1 ;;
+	--out) OUT=${2:?--out DIR}; shift ;;
+	--out=*) OUT=${1#*=} ;;
+	--check) CHECK=1 ;;
+	--update-pass) UPDATE_PASS=1 ;;
+	--strata-only) STRATA_ONLY=1 ;;
+	--keep) KEEP=1 ;;
+	--timeout) TIMEOUT=${2:?--timeout S}; shift ;;
+	--timeout=*) TIMEOUT=${1#*=} ;;
+	--pattern) PATTERNS+=${PATTERNS:+,}${2:?--pattern GLOB}; shift ;;
+	--pattern=*) PATTERNS+=${PATTERNS:+,}${1#*=} ;;
+	--suite) MTR_SUITE=${2:?--suite NAME}; shift ;;
+	--suite=*) MTR_SUITE=${1#*=} ;;
+	--limit) LIMIT=${2:?--limit N}; shift ;;
+	--limit=*) LIMIT=${1#*=} ;;
+	-h | --help) usage 0 ;;
+	*) echo "run.sh: unknown argument: $1" >&2; usage ;;
+	esac
+	shift
+done
+[[ -n $SUITE ]] || usage
+((CHECK && UPDATE_PASS)) && die "--check and --update-pass exclude each other"
+((CHECK)) && STRATA_ONLY=1
+[[ -n $TIMEOUT ]] || { [[ $SUITE == gosqldriver ]] && TIMEOUT=120 || TIMEOUT=30; }
+PASS_FILE=$SUITES_DIR/$SUITE.pass
+
+for t in mariadb timeout perl; do
+	command -v $t >/dev/null || die "$t not found (apt-get install mariadb-client coreutils perl)"
+done
+if ((!STRATA_ONLY)); then
+	for t in mariadbd mariadb-install-db; do
+		command -v $t >/dev/null || die "$t not found (apt-get install mariadb-server)"
+	done
+fi
+
+WORK=$(mktemp -d /tmp/strata-suites.XXXXXX)
+[[ -n $OUT ]] || OUT=$(mktemp -d /tmp/strata-suites-out.XXXXXX)
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+RES=$OUT/$SUITE
+rm -rf "$RES"
+mkdir -p "$RES"
+
+declare -A PID=() PORT=()
+SERVERS=(strata)
+((STRATA_ONLY)) || SERVERS+=(mariadb)
+
+stop_server() { # NAME: SIGTERM, then SIGKILL after 20 s
+	local p=${PID[$1]:-}
+	[[ -n $p ]] || return 0
+	if kill -0 "$p" 2>/dev/null; then
+		kill -TERM "$p" 2>/dev/null || true
+		for ((i = 0; i < 200; i++)); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+		kill -0 "$p" 2>/dev/null && kill -KILL "$p" 2>/dev/null
+	fi
+	wait "$p" 2>/dev/null || true
+	PID[$1]=
+}
+
+cleanup() {
+	local rc=$?
+	trap - EXIT INT TERM
+	for s in "${!PID[@]}"; do stop_server "$s"; done
+	if ((KEEP)); then log "work directory kept: $WORK"; else rm -rf "$WORK"; fi
+	exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+free_port() {
+	local p
+	for ((i = 0; i < 500; i++)); do
+		p=$((20000 + RANDOM % 30000))
+		[[ " ${PORT[*]} " == *" $p "* ]] && continue
+		(exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && continue
+		echo "$p"
+		return
+	done
+	die "no free port"
+}
+
+sql() { # NAME SQL...: run statements on a server, tab-separated output without headers
+	local s=$1
+	shift
+	timeout 30 mariadb --no-defaults --protocol=tcp -h127.0.0.1 -P"${PORT[$s]}" -uroot -N -B -e "$*"
+}
+
+alive() { [[ -n ${PID[$1]:-} ]] && kill -0 "${PID[$1]}" 2>/dev/null; }
+
+wait_up() { # NAME
+	for ((i = 0; i < 600; i++)); do
+		alive "$1" || { tail -20 "$WORK/$1.log" >&2; return 1; }
+		sql "$1" 'SELECT 1' >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	tail -20 "$WORK/$1.log" >&2
+	return 1
+}
+
+STRATA_BIN=${STRATA_BIN:-}
+if [[ -z $STRATA_BIN ]]; then
+	log "building strata"
+	(cd "$REPO" && go build -o "$WORK/strata" ./cmd/strata) || die "go build failed"
+	STRATA_BIN=$WORK/strata
+fi
+STRATA_COMMIT=$(cd "$REPO" && git rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [[ -n $(cd "$REPO" && git status --porcelain --untracked-files=no 2>/dev/null) ]]; then
+	STRATA_COMMIT+="+dirty"
+fi
+
+start_strata() {
+	mkdir -p "$WORK/strata-data"
+	[[ -n ${PORT[strata]:-} ]] || PORT[strata]=$(free_port)
+	"$STRATA_BIN" --datadir "$WORK/strata-data" --port "${PORT[strata]}" --metrics-addr "" \
+		--sync-commit=false >>"$WORK/strata.log" 2>&1 &
+	PID[strata]=$!
+	wait_up strata || die "strata did not start (log above)"
+}
+
+# MariaDB's options per suite: the ones the suite's own CI uses.
+MARIADB_OPTS=()
+start_mariadb() {
+	local d=$WORK/mariadb-data
+	if [[ ! -d $d ]]; then
+		mkdir -p "$d"
+		mariadb-install-db --no-defaults --datadir="$d" --user="$(id -un)" \
+			--auth-root-authentication-method=normal >"$WORK/mariadb-install.log" 2>&1 ||
+			{ tail -20 "$WORK/mariadb-install.log" >&2; die "mariadb-install-db failed"; }
+	fi
+	[[ -n ${PORT[mariadb]:-} ]] || PORT[mariadb]=$(free_port)
+	mariadbd --no-defaults --datadir="$d" --port="${PORT[mariadb]}" --socket="$d/sock" \
+		--bind-address=127.0.0.1 --user="$(id -un)" --pid-file="$d/mariadbd.pid" \
+		"${MARIADB_OPTS[@]}" >>"$WORK/mariadb.log" 2>&1 &
+	PID[mariadb]=$!
+	wait_up mariadb || die "mariadbd did not start (log above)"
+}
+
+start() { "start_$1"; }
+restart() { # NAME: after a crash or a hang
+	log "restarting $1"
+	stop_server "$1"
+	start "$1"
+}
+
+server_version() { sql "$1" 'SELECT VERSION()' 2>/dev/null || echo "?"; }
+
+# ---------------------------------------------------------------------------
+# go-sql-driver/mysql
+
+GSD_MOD=github.com/go-sql-driver/mysql
+
+gsd_prepare() {
+	local v dir
+	v=$(cd "$REPO" && go list -m -f '{{.Version}}' $GSD_MOD) || die "go list -m $GSD_MOD failed"
+	(cd "$REPO" && go mod download $GSD_MOD@"$v") || die "go mod download failed"
+	dir=$(cd "$REPO" && go list -m -f '{{.Dir}}' $GSD_MOD) || die "no module dir"
+	GSD_VERSION=$v
+	# The module cache is read-only: test from a copy.
+	cp -r "$dir" "$WORK/gsd"
+	chmod -R u+w "$WORK/gsd"
+	log "compiling the tests of $GSD_MOD $v"
+	(cd "$WORK/gsd" && GOWORK=off GOFLAGS=-mod=mod go test -c -o "$WORK/gsd.test" .) || die "go test -c failed"
+	TEST2JSON=$WORK/test2json
+	(cd "$WORK" && GOWORK=off go build -o "$TEST2JSON" cmd/test2json) || die "go build cmd/test2json failed"
+	"$WORK/gsd.test" -test.list '.*' | grep -E '^(Test|Fuzz|Example)' >"$WORK/gsd.tests"
+}
+
+# gsd_run LABEL ADDR TESTS-FILE: run each top-level test in its own process (a
+# panic or hang then costs one test, not the rest), append test2json output to
+# RES/LABEL.json and write RES/LABEL.status (name<TAB>pass|fail|skip|timeout|crash).
+gsd_run() {
+	local label=$1 addr=$2 list=$3 json=$RES/$1.json rc t
+	: >"$json"
+	: >"$RES/$label.crashed"
+	while read -r t; do
+		[[ -n $t ]] || continue
+		rc=0
+		(cd "$WORK/gsd" && MYSQL_TEST_USER=root MYSQL_TEST_PASS= MYSQL_TEST_PROT=tcp \
+			MYSQL_TEST_ADDR=$addr MYSQL_TEST_DBNAME=gotest MYSQL_TEST_CONCURRENT=1 \
+			timeout -k 5 $((TIMEOUT + 10)) "$TEST2JSON" -t -p $GSD_MOD "$WORK/gsd.test" \
+			-test.v=test2json -test.count=1 -test.timeout="${TIMEOUT}s" -test.run="^${t}\$") \
+			>>"$json" 2>&1 || rc=$?
+		if ((rc == 124 || rc == 137)); then
+			printf '%s\ttimeout\n' "$t" >>"$RES/$label.crashed"
+		elif ((rc != 0)); then
+			printf '%s\tcrash\n' "$t" >>"$RES/$label.crashed"
+		fi
+		if [[ $label != noserver ]] && ! alive "$label"; then
+			log "$label died during $t"
+			printf '%s\tserver-died\n' "$t" >>"$RES/$label.crashed"
+			restart "$label"
+			sql "$label" 'CREATE DATABASE IF NOT EXISTS gotest' || true
+		fi
+	done <"$list"
+	# Final action per test name; a top-level test the process never reported
+	# on (panic, time limit) gets the crash/timeout/notrun status.
+	perl -e '
+		my ($json, $crashed, $list) = @ARGV; my (%st, @order);
+		open my $j, "<", $json or die; while (<$j>) {
+			next unless /"Action":"(pass|fail|skip)"/; my $a = $1;
+			next unless /"Test":"((?:[^"\\]|\\.)*)"/;
+			push @order, $1 unless exists $st{$1}; $st{$1} = $a;
+		}
+		open my $c, "<", $crashed or die; while (<$c>) {
+			chomp; my ($t, $s) = split /\t/;
+			$st{$t} = $s if !exists $st{$t} || $s eq "timeout" || $st{$t} eq "pass";
+		}
+		open my $l, "<", $list or die; while (<$l>) { chomp; $st{$_} //= "notrun" if length }
+		print "$_\t$st{$_}\n" for sort keys %st;' "$json" "$RES/$label.crashed" "$list" >"$RES/$label.status"
+}
+
+gsd_counts() { # STATUS-FILE: "pass fail skip other" for top-level tests, then for subtests
+	awk -F'\t' '{ k = ($1 ~ /\//) ? "sub" : "top"; s = $2
+		if (s != "pass" && s != "fail" && s != "skip") s = "other"; n[k, s]++ }
+		END { printf "%d %d %d %d %d %d %d %d\n", n["top","pass"], n["top","fail"], n["top","skip"], n["top","other"],
+			n["sub","pass"], n["sub","fail"], n["sub","skip"], n["sub","other"] }' "$1"
+}
+
+suite_gosqldriver() {
+	gsd_prepare
+	MARIADB_OPTS=(--max-allowed-packet=16M --max-connections=50 --local-infile=1
+		--performance-schema=ON --innodb-buffer-pool-size=512M --innodb-log-file-size=256M
+		--innodb-flush-log-at-trx-commit=2)
+	local s list=$WORK/gsd.tests
+	for s in "${SERVERS[@]}"; do
+		start "$s"
+		sql "$s" 'CREATE DATABASE IF NOT EXISTS gotest' || die "CREATE DATABASE gotest failed on $s"
+	done
+	if ((CHECK)); then
+		[[ -f $PASS_FILE ]] || die "no $PASS_FILE"
+		grep -v '^#' "$PASS_FILE" | sed 's,/.*,,' | sort -u >"$WORK/check.tests"
+		list=$WORK/check.tests
+	fi
+	for s in "${SERVERS[@]}"; do
+		log "go-sql-driver tests on $s ($(wc -l <"$list") tests)"
+		gsd_run "$s" "127.0.0.1:${PORT[$s]}" "$list"
+	done
+	if ((CHECK)); then
+		gsd_check
+		return
+	fi
+	# Without a server: the tests that pass here do not talk to a server (DSN
+	# parsing, packet codec against a mock); the ones that skip are the server tests.
+	log "go-sql-driver tests without a server"
+	gsd_run noserver "127.0.0.1:$(free_port)" "$list"
+
+	local cols=(strata)
+	((STRATA_ONLY)) || cols+=(mariadb)
+	cols+=(noserver)
+	perl -e '
+		my @cols = @ARGV; my (%st, %names);
+		for my $c (@cols) {
+			open my $f, "<", "'"$RES"'/$c.status" or die;
+			while (<$f>) { chomp; my ($t, $s) = split /\t/; $st{$c}{$t} = $s; $names{$t} = 1 }
+		}
+		print join("\t", "test", @cols), "\n";
+		for my $t (sort keys %names) { print join("\t", $t, map { $st{$_}{$t} // "-" } @cols), "\n" }
+	' "${cols[@]}" >"$RES/results.tsv"
+	gsd_summary "${cols[@]}" | tee "$RES/summary.txt"
+	if ((UPDATE_PASS)); then
+		{
+			echo "# go-sql-driver/mysql $GSD_VERSION tests (top-level and subtests) that pass on strata."
+			echo "# suites/run.sh --check gosqldriver fails if one of them stops passing."
+			echo "# Regenerate: suites/run.sh --update-pass gosqldriver (strata $STRATA_COMMIT)."
+			awk -F'\t' '$2 == "pass" { print $1 }' "$RES/strata.status"
+		} >"$PASS_FILE"
+		log "wrote $PASS_FILE ($(grep -vc '^#' "$PASS_FILE") names)"
+	fi
+}
+
+gsd_summary() {
+	local c top sub
+	echo "go-sql-driver/mysql $GSD_VERSION test suite; strata $STRATA_COMMIT ($(server_version strata))"
+	((STRATA_ONLY)) || echo "MariaDB $(server_version mariadb)"
+	echo
+	printf '%-10s %27s   %27s\n' "" "top-level tests" "subtests"
+	printf '%-10s %6s %6s %6s %6s   %6s %6s %6s %6s\n' server pass fail skip other pass fail skip other
+	for c in "$@"; do
+		# shellcheck disable=SC2046
+		printf '%-10s %6s %6s %6s %6s   %6s %6s %6s %6s\n' "$c" $(gsd_counts "$RES/$c.status")
+	done
+	echo
+	local server_tests
+	server_tests=$(awk -F'\t' '$1 !~ /\// && $NF == "skip"' "$RES/results.tsv" | wc -l)
+	echo "top-level tests that need a server (skip without one): $server_tests"
+	awk -F'\t' 'NR > 1 && $1 !~ /\// && $NF == "skip" { n++; s[$2]++ } END {
+		printf "  of these, on strata: %d pass, %d fail, %d skip, %d other\n", s["pass"], s["fail"], s["skip"], n - s["pass"] - s["fail"] - s["skip"] }' "$RES/results.tsv"
+	if ((!STRATA_ONLY)); then
+		awk -F'\t' 'NR > 1 && $1 !~ /\// && $NF == "skip" { n++; s[$3]++ } END {
+			printf "  of these, on MariaDB: %d pass, %d fail, %d skip, %d other\n", s["pass"], s["fail"], s["skip"], n - s["pass"] - s["fail"] - s["skip"] }' "$RES/results.tsv"
+		echo
+		echo "top-level tests passing on MariaDB but not on strata:"
+		awk -F'\t' 'NR > 1 && $1 !~ /\// && $3 == "pass" && $2 != "pass" { printf "  %s (%s)\n", $1, $2 }' "$RES/results.tsv"
+		echo "top-level tests passing on strata but not on MariaDB:"
+		awk -F'\t' 'NR > 1 && $1 !~ /\// && $2 == "pass" && $3 != "pass" { printf "  %s (%s)\n", $1, $3 }' "$RES/results.tsv"
+	fi
+	echo
+	echo "first failure messages on strata (top-level tests not passing on strata):"
+	gsd_messages "$RES/strata.json" "$RES/strata.status"
+	echo
+	echo "results: $RES/results.tsv; test output: $RES/<server>.json"
+}
+
+# gsd_messages JSON STATUS: up to 3 distinct error lines (t.Error/t.Fatal
+# locations, driver log lines, panics) per top-level test that did not pass.
+gsd_messages() {
+	perl -e '
+		my ($json, $status) = @ARGV; my (%bad, %msg, %seen);
+		open my $s, "<", $status or die;
+		while (<$s>) { chomp; my ($t, $st) = split /\t/; $bad{$t} = $st if $t !~ m{/} && $st ne "pass" }
+		open my $j, "<", $json or die;
+		while (<$j>) {
+			next unless /"Action":"output"/ && /"Test":"((?:[^"\\]|\\.)*)"/; my $t = $1;
+			next unless /"Output":"((?:[^"\\]|\\.)*)"/; my $o = $1;
+			(my $top = $t) =~ s{/.*}{};
+			next unless exists $bad{$top};
+			$o =~ s/\\n$//; $o =~ s/\\[tr]/ /g; $o =~ s/\\"/"/g; $o =~ s/\\u003c/</g; $o =~ s/\\u003e/>/g;
+			$o =~ s/^\s+//; $o =~ s/^\[mysql\] \S+ \S+ //;
+			next unless $o =~ /^\w+\.go:\d+: |^panic: |^packets\.go/;
+			next if $o =~ /^testing\.go:/;
+			next if $seen{$top}{$o}++ || @{$msg{$top} || []} >= 3;
+			push @{$msg{$top}}, substr($o, 0, 240);
+		}
+		for my $t (sort keys %bad) {
+			print "  $t ($bad{$t})\n";
+			print "      $_\n" for @{$msg{$t} || []};
+		}' "$1" "$2"
+}
+
+gsd_check() {
+	local want=$WORK/check.want failed=$WORK/check.failed t
+	grep -v '^#' "$PASS_FILE" | sed '/^$/d' | sort -u >"$want"
+	awk -F'\t' 'FNR == NR { st[$1] = $2; next } st[$1] != "pass" { print $1 }' \
+		"$RES/strata.status" "$want" >"$failed"
+	if [[ -s $failed ]]; then
+		# One retry of the failed top-level tests, in case of a timing flake.
+		sed 's,/.*,,' "$failed" | sort -u >"$WORK/retry.tests"
+		log "retrying $(wc -l <"$WORK/retry.tests") test(s) once"
+		mv "$RES/strata.json" "$RES/strata.first.json"
+		gsd_run strata "127.0.0.1:${PORT[strata]}" "$WORK/retry.tests"
+		awk -F'\t' 'FNR == NR { st[$1] = $2; next } st[$1] != "pass" { print $1 }' \
+			"$RES/strata.status" "$failed" >"$failed.2"
+		mv "$failed.2" "$failed"
+	fi
+	if [[ -s $failed ]]; then
+		echo "go-sql-driver: $(wc -l <"$failed") of $(wc -l <"$want") expected-to-pass tests no longer pass on strata:"
+		awk -F'\t' 'FNR == NR { st[$1] = $2; next } { printf "  %s (%s)\n", $1, st[$1] ? st[$1] : "notrun" }' \
+			"$RES/strata.status" "$failed"
+		echo "test output: $RES/strata.json"
+		exit 1
+	fi
+	echo "go-sql-driver: all $(wc -l <"$want") expected-to-pass tests pass on strata $STRATA_COMMIT"
+}
+
+# ---------------------------------------------------------------------------
+# mariadb-test
+
+find_mtr_dir() {
+	if [[ -n ${MTR_DIR:-} ]]; then echo "$MTR_DIR"; return; fi
+	local f
+	f=$(dpkg -L mariadb-test-data 2>/dev/null | grep -m1 '/main/1st\.test$' || true)
+	if [[ -n $f ]]; then dirname "$(dirname "$f")"; return; fi
+	for d in /usr/share/mysql/mysql-test /usr/share/mariadb/mariadb-test /usr/share/mariadb/mysql-test; do
+		[[ -f $d/main/1st.test ]] && { echo "$d"; return; }
+	done
+	die "mysql-test directory not found (apt-get install mariadb-test mariadb-test-data, or set MTR_DIR)"
+}
+
+mt_list_cases() { # prints the case names (without .test) to run
+	local dir=$1 p
+	if ((CHECK)); then
+		[[ -f $PASS_FILE ]] || die "no $PASS_FILE"
+		grep -v '^#' "$PASS_FILE" | sed '/^$/d' | sort -u
+		return
+	fi
+	IFS=, read -r -a pats <<<"${PATTERNS:-$DEFAULT_PATTERNS}"
+	(
+		shopt -s nullglob
+		cd "$dir"
+		for p in "${pats[@]}"; do
+			for f in $p.test; do echo "${f%.test}"; done
+		done
+	) | sort -u | { if ((LIMIT > 0)); then head -n "$LIMIT"; else cat; fi; }
+}
+
+# reset_db NAME: drop every database a case may have left behind, recreate test.
+mt_reset() {
+	local s=$1 dbs d stmt=
+	dbs=$(sql "$s" 'SHOW DATABASES' 2>/dev/null) || return 1
+	for d in $dbs; do
+		case $d in information_schema | mysql | performance_schema | sys) ;; *) stmt+="DROP DATABASE IF EXISTS \`$d\`; " ;; esac
+	done
+	sql "$s" "$stmt CREATE DATABASE test" >/dev/null 2>&1
+}
+
+# mt_reason LOG: one line saying why a case failed (see docs/COMPATIBILITY.md)
+mt_reason() {
+	perl -0777 -ne '
+		my $inc = /In included file "([^"]+)"/ ? "[in $1] " : "";
+		if (/At line \d+: (query .*?) failed with wrong errno (\S+) \((\d+)\): (.*?), instead of (\S+) \((\d+)\)\.\.\./s) {
+			$r = "wrong error: got $2 ($3) $4, expected $5 ($6) | $1";
+		} elsif (/At line \d+: (query .*?) succeeded - should have failed with errno (\S+) \((\d+)\)/s) {
+			$r = "no error: expected $2 ($3) | $1";
+		} elsif (/At line \d+: (query .*?) failed: (\S+) \((\d+)\): (.*?)\n/s) {
+			$r = "error: $2 ($3) $4 | $1";
+		} elsif (/Result (content|length) mismatch/) {
+			my ($first) = /^(?:[-+](?![-+])).*$/m ? ($&) : ("");
+			$r = "result mismatch | first diff line: $first";
+		} elsif (/^mysqltest: (.*)$/m) {
+			$r = $1;
+		} elsif (/(\S.*)/) {
+			$r = $1;
+		}
+		$r = $inc . $r; $r =~ s/[\t\r\n]+/ /g; $r = substr($r, 0, 400);
+		print "$r\n";' "$1"
+}
+
+# mt_run_case SERVER CASE: sets CASE_STATUS (pass fail skip timeout crash); not
+# to be called in a subshell (it may restart the server).
+mt_run_case() {
+	local s=$1 c=$2 logf=$RES/logs/$1/$2.log rc=0
+	CASE_STATUS=fail
+	if ! mt_reset "$s"; then
+		log "$s: reset failed before $c"
+		restart "$s"
+		mt_reset "$s" || { echo "run.sh: could not reset the databases" >"$logf"; return; }
+	fi
+	(
+		cd "$MTR"
+		export MYSQL_TEST_DIR=$MTR MYSQLTEST_VARDIR=$WORK/var MYSQLTEST_REAL_VARDIR=$WORK/var
+		export MYSQL_TMP_DIR=$WORK/var/tmp MTR_SUITE_DIR=$SUITE_DIR LC_ALL=C
+		export MASTER_MYPORT=${PORT[$s]} MASTER_MYSOCK=/nonexistent
+		cli="--no-defaults --protocol=tcp -h127.0.0.1 -P${PORT[$s]} -uroot"
+		export MYSQL="mariadb $cli" MYSQL_DUMP="mariadb-dump $cli" MYSQLADMIN="mariadb-admin $cli"
+		export MYSQL_CHECK="mariadb-check $cli" MYSQL_IMPORT="mariadb-import $cli" MYSQL_SHOW="mariadb-show $cli"
+		exec timeout -k 5 "$TIMEOUT" mariadb-test --no-defaults --host=127.0.0.1 --port="${PORT[$s]}" \
+			--user=root --database=test --basedir="$MTR/" --tmpdir="$WORK/var/tmp" \
+			--logdir="$WORK/var/log" --silent --tail-lines=20 \
+			--test-file="$SUITE_REL/$c.test" --result-file="$SUITE_REL/$c.result"
+	) >"$logf" 2>&1 </dev/null || rc=$?
+	if ! alive "$s"; then
+		echo "run.sh: the server died during this case" >>"$logf"
+		CASE_STATUS=crash
+		restart "$s"
+		return
+	fi
+	case $rc in
+	0) CASE_STATUS=pass ;;
+	62) CASE_STATUS=skip ;;
+	124 | 137) echo "run.sh: time limit (${TIMEOUT}s)" >>"$logf"; CASE_STATUS=timeout ;;
+	*) CASE_STATUS=fail ;;
+	esac
+}
+
+suite_mariadb_test() {
+	command -v mariadb-test >/dev/null || die "mariadb-test not found (apt-get install mariadb-test)"
+	MTR=$(find_mtr_dir)
+	if [[ $MTR_SUITE == main ]]; then SUITE_REL=main; else SUITE_REL=suite/$MTR_SUITE; fi
+	SUITE_DIR=$MTR/$SUITE_REL
+	[[ -d $SUITE_DIR ]] || die "no suite directory $SUITE_DIR"
+	mkdir -p "$WORK/var/tmp" "$WORK/var/log" "$RES/logs/strata" "$RES/logs/mariadb"
+	# The server options mtr gives every server (include/default_mysqld.cnf)
+	# where they change results: latin1, MyISAM by default, small buffers.
+	MARIADB_OPTS=(--character-set-server=latin1 --default-storage-engine=MyISAM --local-infile
+		--secure-file-priv="$WORK/var" --log-bin-trust-function-creators=1 --key-buffer-size=1M
+		--sort-buffer-size=256K --max-heap-table-size=1M --use-stat-tables=preferably
+		--histogram-type=json_hb --open-files-limit=1024 --innodb-buffer-pool-size=64M
+		--innodb-log-file-size=64M --innodb-flush-log-at-trx-commit=2 --log-basename=mysqld
+		--max-connections=200)
+	local cases=() c
+	mapfile -t cases < <(mt_list_cases "$SUITE_DIR")
+	((${#cases[@]})) || die "no cases match"
+	for s in "${SERVERS[@]}"; do start "$s"; done
+	log "mariadb-test: ${#cases[@]} cases from $SUITE_DIR on ${SERVERS[*]} (limit ${TIMEOUT}s each)"
+	local -A st=()
+	local n=0 t0=$SECONDS
+	for c in "${cases[@]}"; do
+		n=$((n + 1))
+		if [[ ! -f $SUITE_DIR/$c.test || ! -f $SUITE_DIR/$c.result ]]; then
+			for s in "${SERVERS[@]}"; do st[$s,$c]=noresult; done
+			continue
+		fi
+		for s in "${SERVERS[@]}"; do
+			mt_run_case "$s" "$c"
+			st[$s,$c]=$CASE_STATUS
+		done
+		printf '[%d/%d %ds] %s: %s\n' "$n" "${#cases[@]}" $((SECONDS - t0)) "$c" \
+			"$(for s in "${SERVERS[@]}"; do printf '%s=%s ' "$s" "${st[$s,$c]}"; done)" >&2
+	done
+	if ((CHECK)); then
+		local failed=()
+		for c in "${cases[@]}"; do
+			[[ ${st[strata,$c]} == pass ]] && continue
+			log "retrying $c once"
+			mt_run_case strata "$c"
+			st[strata,$c]=$CASE_STATUS
+			[[ ${st[strata,$c]} == pass ]] || failed+=("$c")
+		done
+		if ((${#failed[@]})); then
+			echo "mariadb-test: ${#failed[@]} of ${#cases[@]} expected-to-pass cases no longer pass on strata:"
+			for c in "${failed[@]}"; do
+				printf '  %s (%s): %s\n' "$c" "${st[strata,$c]}" "$(mt_reason "$RES/logs/strata/$c.log")"
+			done
+			echo "logs: $RES/logs/strata/"
+			exit 1
+		fi
+		echo "mariadb-test: all ${#cases[@]} expected-to-pass cases pass on strata $STRATA_COMMIT"
+		return
+	fi
+	{
+		printf 'case\tstrata\tmariadb\tnotes\tstrata_reason\tmariadb_reason\n'
+		for c in "${cases[@]}"; do
+			local notes=() rs= rm=
+			[[ -f $SUITE_DIR/$c.opt || -f $SUITE_DIR/$c-master.opt ]] && notes+=(server-options)
+			[[ -f $SUITE_DIR/$c.combinations ]] && notes+=(combinations)
+			[[ ${st[strata,$c]} == pass || ! -f $RES/logs/strata/$c.log ]] || rs=$(mt_reason "$RES/logs/strata/$c.log")
+			if ((!STRATA_ONLY)); then
+				[[ ${st[mariadb,$c]} == pass || ! -f $RES/logs/mariadb/$c.log ]] || rm=$(mt_reason "$RES/logs/mariadb/$c.log")
+			fi
+			printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$c" "${st[strata,$c]}" "${st[mariadb,$c]:--}" \
+				"$(IFS=,; echo "${notes[*]}")" "$rs" "$rm"
+		done
+	} >"$RES/results.tsv"
+	mt_summary | tee "$RES/summary.txt"
+	if ((UPDATE_PASS)); then
+		{
+			echo "# mariadb-test cases (from $SUITE_REL) that pass on strata."
+			echo "# suites/run.sh --check mariadb-test fails if one of them stops passing."
+			echo "# Regenerate: suites/run.sh --update-pass mariadb-test (strata $STRATA_COMMIT)."
+			awk -F'\t' 'NR > 1 && $2 == "pass" { print $1 }' "$RES/results.tsv"
+		} >"$PASS_FILE"
+		log "wrote $PASS_FILE ($(grep -vc '^#' "$PASS_FILE") cases)"
+	fi
+}
+
+mt_summary() {
+	local r=$RES/results.tsv
+	echo "mariadb-test replay of $SUITE_REL ($(awk 'NR > 1' "$r" | wc -l) cases, patterns ${PATTERNS:-default}); strata $STRATA_COMMIT"
+	((STRATA_ONLY)) || echo "MariaDB $(server_version mariadb)"
+	echo
+	printf '%-8s %6s %6s %6s %8s %6s\n' server pass fail skip timeout crash
+	awk -F'\t' 'NR > 1 { for (i = 2; i <= 3; i++) n[i, $i]++ } END {
+		split("strata mariadb", nm, " ")
+		for (i = 2; i <= 3; i++) if (n[i, "-"] == 0)
+			printf "%-8s %6d %6d %6d %8d %6d\n", nm[i - 1], n[i, "pass"], n[i, "fail"], n[i, "skip"], n[i, "timeout"], n[i, "crash"] }' "$r"
+	if ((!STRATA_ONLY)); then
+		echo
+		awk -F'\t' 'NR > 1 { s = $2 == "pass"; m = $3 == "pass"; n[s, m]++ } END {
+			printf "pass on both: %d, only MariaDB: %d, only strata: %d, neither: %d\n", n[1,1], n[0,1], n[1,0], n[0,0] }' "$r"
+	fi
+	echo
+	echo "strata failure causes (cases that pass on MariaDB; one line per cause, the count, examples):"
+	mt_causes "$r" '$3 == "pass" && $2 != "pass"'
+	echo
+	echo "results: $r; logs: $RES/logs/"
+}
+
+# mt_causes RESULTS AWK-CONDITION: group strata reasons by a normalised cause
+mt_causes() {
+	awk -F'\t' "NR > 1 && ($2) { print \$1 \"\t\" \$2 \"\t\" \$5 }" "$1" | perl -F'\t' -lane '
+		my ($c, $st, $r) = @F;
+		my $k = $st eq "fail" ? $r : $st;
+		$k =~ s/ \| .*//;                       # drop the statement
+		$k =~ s/at position \d+ //;
+		$k =~ s/You have an error in your SQL syntax; //;
+		$k =~ s/^\[in [^]]*\] // unless $k =~ /^\[in \.\/include\//;
+		$k = substr($k, 0, 160);
+		$n{$k}++; push @{$ex{$k}}, $c if @{$ex{$k} || []} < 4;
+		END { for (sort { $n{$b} <=> $n{$a} || $a cmp $b } keys %n) {
+			printf "  %3d  %s\n       e.g. %s\n", $n{$_}, $_, join(", ", @{$ex{$_}}) } }'
+}
+
+case $SUITE in
+gosqldriver) suite_gosqldriver ;;
+mariadb-test) suite_mariadb_test ;;
+esac
