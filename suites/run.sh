@@ -168,10 +168,15 @@ start_strata() {
 		--sync-commit=false >>"$WORK/strata.log" 2>&1 &
 	PID[strata]=$!
 	wait_up strata || die "strata did not start (log above)"
+	if [[ -n $STRATA_INIT_SQL ]]; then
+		sql strata "$STRATA_INIT_SQL" >/dev/null || log "strata: '$STRATA_INIT_SQL' failed"
+	fi
 }
 
-# MariaDB's options per suite: the ones the suite's own CI uses.
+# Server settings per suite: those the suite's own CI gives its server
+# (MariaDB as options; strata, which takes no such options, as SET GLOBAL).
 MARIADB_OPTS=()
+STRATA_INIT_SQL=
 start_mariadb() {
 	local d=$WORK/mariadb-data
 	if [[ ! -d $d ]]; then
@@ -274,6 +279,7 @@ suite_gosqldriver() {
 	MARIADB_OPTS=(--max-allowed-packet=16M --max-connections=50 --local-infile=1
 		--performance-schema=ON --innodb-buffer-pool-size=512M --innodb-log-file-size=256M
 		--innodb-flush-log-at-trx-commit=2)
+	STRATA_INIT_SQL='SET GLOBAL local_infile = 1'
 	local s list=$WORK/gsd.tests
 	for s in "${SERVERS[@]}"; do
 		start "$s"
@@ -441,9 +447,19 @@ mt_reset() {
 	local s=$1 dbs d stmt=
 	dbs=$(sql "$s" 'SHOW DATABASES' 2>/dev/null) || return 1
 	for d in $dbs; do
-		case $d in information_schema | mysql | performance_schema | sys) ;; *) stmt+="DROP DATABASE IF EXISTS \`$d\`; " ;; esac
+		case $d in information_schema | mysql | performance_schema | sys | mtr) ;; *) stmt+="DROP DATABASE IF EXISTS \`$d\`; " ;; esac
 	done
 	sql "$s" "$stmt CREATE DATABASE test" >/dev/null 2>&1
+}
+
+# mt_setup NAME: what mtr installs in every server that cases call: the mtr
+# schema's add_suppression procedure (include/mtr_warnings.sql, minus FLUSH).
+mt_setup() {
+	sql "$1" "CREATE DATABASE IF NOT EXISTS mtr" &&
+		sql "$1" "CREATE TABLE IF NOT EXISTS mtr.test_suppressions (pattern VARCHAR(255))" &&
+		sql "$1" "DROP PROCEDURE IF EXISTS mtr.add_suppression" &&
+		sql "$1" "CREATE PROCEDURE mtr.add_suppression(pattern VARCHAR(255)) INSERT INTO mtr.test_suppressions (pattern) VALUES (pattern)" ||
+		log "$1: could not create mtr.add_suppression"
 }
 
 # mt_reason LOG: one line saying why a case failed (see docs/COMPATIBILITY.md)
@@ -486,7 +502,7 @@ mt_run_case() {
 		cli="--no-defaults --protocol=tcp -h127.0.0.1 -P${PORT[$s]} -uroot"
 		export MYSQL="mariadb $cli" MYSQL_DUMP="mariadb-dump $cli" MYSQLADMIN="mariadb-admin $cli"
 		export MYSQL_CHECK="mariadb-check $cli" MYSQL_IMPORT="mariadb-import $cli" MYSQL_SHOW="mariadb-show $cli"
-		exec timeout -k 5 "$TIMEOUT" mariadb-test --no-defaults --host=127.0.0.1 --port="${PORT[$s]}" \
+		exec timeout -k 5 "$TIMEOUT" mariadb-test --no-defaults --protocol=tcp --host=127.0.0.1 --port="${PORT[$s]}" \
 			--user=root --database=test --basedir="$MTR/" --tmpdir="$WORK/var/tmp" \
 			--logdir="$WORK/var/log" --silent --tail-lines=20 \
 			--test-file="$SUITE_REL/$c.test" --result-file="$SUITE_REL/$c.result"
@@ -523,7 +539,7 @@ suite_mariadb_test() {
 	local cases=() c
 	mapfile -t cases < <(mt_list_cases "$SUITE_DIR")
 	((${#cases[@]})) || die "no cases match"
-	for s in "${SERVERS[@]}"; do start "$s"; done
+	for s in "${SERVERS[@]}"; do start "$s"; mt_setup "$s"; done
 	log "mariadb-test: ${#cases[@]} cases from $SUITE_DIR on ${SERVERS[*]} (limit ${TIMEOUT}s each)"
 	local -A st=()
 	local n=0 t0=$SECONDS
