@@ -55,13 +55,9 @@ func (tb *Table) ModifyColumn(ctx *sql.Context, name string, col *sql.Column, or
 	}
 	def := t.def.clone()
 	cd := &def.Columns[o]
-	cd.Name, cd.Comment, cd.AutoIncrement, cd.Default, cd.OnUpdate = col.Name, col.Comment, col.AutoIncrement, "", ""
-	if col.Default != nil {
-		cd.Default = col.Default.String()
-	}
-	if col.OnUpdate != nil {
-		cd.OnUpdate = col.OnUpdate.String()
-	}
+	typ := cd.Type
+	*cd = columnDefOf(col, sql.Collation_Unspecified)
+	cd.Type = typ
 	mdl, err := b.exclusiveMDL(t)
 	if err != nil {
 		return err
@@ -147,18 +143,7 @@ func rewrittenDef(old *table, newSch sql.PrimaryKeySchema, oldCol, newCol *sql.C
 	}
 	def.Columns = nil
 	for _, c := range newSch.Schema {
-		typStr := c.Type.String()
-		if tc, ok := c.Type.(sql.TypeWithCollation); ok {
-			typStr = tc.StringWithTableCollation(coll)
-		}
-		cd := columnDef{Name: c.Name, Type: typStr, Nullable: c.Nullable, AutoIncrement: c.AutoIncrement, Comment: c.Comment}
-		if c.Default != nil {
-			cd.Default = c.Default.String()
-		}
-		if c.OnUpdate != nil {
-			cd.OnUpdate = c.OnUpdate.String()
-		}
-		def.Columns = append(def.Columns, cd)
+		def.Columns = append(def.Columns, columnDefOf(c, coll))
 	}
 	def.PK = append([]int{}, newSch.PkOrdinals...)
 	newName := func(o int) string {

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/transform"
 
 	"strata/engine"
 )
@@ -27,6 +29,11 @@ import (
 // the entry before the keyspaces; a crash in between leaves keyspaces no
 // entry names, which Open drops (gcKeyspaces). So the catalog never names a
 // missing keyspace.
+//
+// CAT-3 Everything a column or table declares is kept as text and
+// re-read at open: types, DEFAULT / ON UPDATE / generated expressions
+// (handed to go-mysql-server unresolved, so its planner resolves them in
+// the table's scope on each statement), CHECK constraints, comments.
 
 const catalogKeyspace = "sql.catalog"
 
@@ -36,8 +43,53 @@ type columnDef struct {
 	Nullable      bool   `json:"nullable,omitempty"`
 	Default       string `json:"default,omitempty"`
 	OnUpdate      string `json:"on_update,omitempty"`
+	Generated     string `json:"generated,omitempty"` // expression of a generated column
+	Virtual       bool   `json:"virtual,omitempty"`   // generated column computed on read
 	AutoIncrement bool   `json:"auto_increment,omitempty"`
 	Comment       string `json:"comment,omitempty"`
+}
+
+// columnDefOf is the catalog form of a column of a table whose default
+// collation is coll (CAT-3).
+func columnDefOf(c *sql.Column, coll sql.CollationID) columnDef {
+	typStr := c.Type.String()
+	if tc, ok := c.Type.(sql.TypeWithCollation); ok {
+		typStr = tc.StringWithTableCollation(coll)
+	}
+	return columnDef{Name: c.Name, Type: typStr, Nullable: c.Nullable, AutoIncrement: c.AutoIncrement,
+		Comment: c.Comment, Default: exprText(c.Default), OnUpdate: exprText(c.OnUpdate),
+		Generated: exprText(c.Generated), Virtual: c.Virtual}
+}
+
+// exprText is the text of a column's default, ON UPDATE or generated
+// expression, with table qualifiers removed (the expression is resolved
+// again in the scope of whatever table holds the column).
+func exprText(v *sql.ColumnDefaultValue) string {
+	if v == nil {
+		return ""
+	}
+	if _, ok := v.Expr.(*sql.UnresolvedColumnDefault); ok {
+		return v.String()
+	}
+	e, _, err := transform.Expr(v, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		if gf, ok := e.(*expression.GetField); ok {
+			return expression.NewGetField(gf.Index(), gf.Type(), gf.Name(), gf.IsNullable()).
+				WithQuotedNames(sql.GlobalSchemaFormatter, gf.IsQuotedIdentifier()), transform.NewTree, nil
+		}
+		return e, transform.SameTree, nil
+	})
+	if err != nil {
+		return v.String()
+	}
+	return e.String()
+}
+
+// columnExpr is the unresolved column expression for text s (nil if empty).
+func columnExpr(s string) *sql.ColumnDefaultValue {
+	if s == "" {
+		return nil
+	}
+	return sql.NewUnresolvedColumnDefaultValue(s)
 }
 
 type indexDef struct {
@@ -65,6 +117,7 @@ type tableDef struct {
 	RowEstimate int64 `json:"row_estimate,omitempty"`
 
 	ForeignKeys []sql.ForeignKeyConstraint `json:"foreign_keys,omitempty"`
+	Checks      []checkDef                 `json:"checks,omitempty"`
 }
 
 type dbDef struct {
@@ -77,6 +130,7 @@ func (d *tableDef) clone() *tableDef {
 	c.Columns = append([]columnDef{}, d.Columns...)
 	c.PK = append([]int{}, d.PK...)
 	c.ForeignKeys = append([]sql.ForeignKeyConstraint{}, d.ForeignKeys...)
+	c.Checks = append([]checkDef{}, d.Checks...)
 	c.Indexes = make([]indexDef, len(d.Indexes))
 	for i, ix := range d.Indexes {
 		ix.Columns = append([]int{}, ix.Columns...)

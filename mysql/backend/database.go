@@ -90,19 +90,7 @@ func (d *Database) CreateTable(ctx *sql.Context, name string, sch sql.PrimaryKey
 	}
 	def := &tableDef{Name: name, Collation: coll.Name(), Comment: comment, NextIndexID: 1}
 	for _, c := range sch.Schema {
-		typStr := c.Type.String()
-		if tc, ok := c.Type.(sql.TypeWithCollation); ok {
-			typStr = tc.StringWithTableCollation(coll)
-		}
-		cd := columnDef{Name: c.Name, Type: typStr, Nullable: c.Nullable,
-			AutoIncrement: c.AutoIncrement, Comment: c.Comment}
-		if c.Default != nil {
-			cd.Default = c.Default.String()
-		}
-		if c.OnUpdate != nil {
-			cd.OnUpdate = c.OnUpdate.String()
-		}
-		def.Columns = append(def.Columns, cd)
+		def.Columns = append(def.Columns, columnDefOf(c, coll))
 	}
 	def.PK = append([]int{}, sch.PkOrdinals...)
 	d.b.mu.Lock()
@@ -129,6 +117,9 @@ func (d *Database) CreateTable(ctx *sql.Context, name string, sch sql.PrimaryKey
 	d.mu.Lock()
 	d.tables[strings.ToLower(name)] = t
 	d.mu.Unlock()
+	if s, err := sessionOf(ctx); err == nil {
+		s.created = append(s.created, createdTable{db: d, name: name, id: def.ID})
+	}
 	return nil
 }
 
@@ -139,10 +130,15 @@ func (d *Database) DropTable(ctx *sql.Context, name string) error {
 			return err
 		}
 	}
+	return d.dropTable(name, 0)
+}
+
+// dropTable drops table name (only if its id is id, when id is not 0).
+func (d *Database) dropTable(name string, id uint32) error {
 	d.b.ddl.Lock()
 	defer d.b.ddl.Unlock()
 	t := d.lookup(name)
-	if t == nil {
+	if t == nil || (id != 0 && t.def.ID != id) {
 		return sql.ErrTableNotFound.New(name)
 	}
 	mdl, err := d.b.exclusiveMDL(t)

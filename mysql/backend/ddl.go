@@ -43,6 +43,24 @@ func (tb *Table) current() (*table, error) {
 	return t, nil
 }
 
+// alterDef applies change to a copy of the current definition and
+// publishes it (a catalog-only change: no rows move).
+func (tb *Table) alterDef(ctx *sql.Context, change func(def *tableDef) error) error {
+	b := tb.t.db.b
+	b.ddl.Lock()
+	defer b.ddl.Unlock()
+	t, err := tb.current()
+	if err != nil {
+		return err
+	}
+	def := t.def.clone()
+	if err := change(def); err != nil {
+		return err
+	}
+	_, err = t.db.replaceTable(ctx, t, def)
+	return err
+}
+
 // CreateIndex implements sql.IndexAlterableTable: the index is built from
 // the table's rows in batches while writers are held off (MDL-2), then
 // published in the catalog.
@@ -234,7 +252,15 @@ func (tb *Table) RenameIndex(ctx *sql.Context, from, to string) error {
 // Truncate implements sql.TruncateableTable: the table gets fresh
 // keyspaces under a new id (crash-safe by CAT-2) and its AUTO_INCREMENT
 // restarts.
+//
+// go-mysql-server also calls Truncate for a DELETE without WHERE (its
+// processTruncate rule, not removable), which must stay a DML statement:
+// inside the transaction, undone by ROLLBACK, no implicit commit, the
+// savepoints kept. Such a call deletes the rows one by one instead.
 func (tb *Table) Truncate(ctx *sql.Context) (int, error) {
+	if isDeleteStatement(ctx.Query()) {
+		return tb.deleteAll(ctx)
+	}
 	b := tb.t.db.b
 	if s, err := sessionOf(ctx); err == nil {
 		if err := s.implicitCommit(); err != nil {
@@ -311,3 +337,67 @@ func (builtIndex) DiscardChanges(*sql.Context, error) error { return nil }
 func (builtIndex) StatementComplete(*sql.Context) error     { return nil }
 func (builtIndex) Insert(*sql.Context, sql.Row) error       { return nil }
 func (builtIndex) Close(*sql.Context) error                 { return nil }
+
+// isDeleteStatement reports whether query, past comments and blanks, is a
+// DELETE (rather than TRUNCATE).
+func isDeleteStatement(query string) bool {
+	q := strings.TrimLeft(query, " \t\r\n(")
+	for {
+		switch {
+		case strings.HasPrefix(q, "/*"):
+			end := strings.Index(q, "*/")
+			if end < 0 {
+				return false
+			}
+			q = strings.TrimLeft(q[end+2:], " \t\r\n(")
+		case strings.HasPrefix(q, "#"), strings.HasPrefix(q, "-- "):
+			end := strings.IndexByte(q, '\n')
+			if end < 0 {
+				return false
+			}
+			q = strings.TrimLeft(q[end+1:], " \t\r\n(")
+		default:
+			return len(q) >= 6 && strings.EqualFold(q[:6], "delete")
+		}
+	}
+}
+
+// deleteAll deletes every row of the table in the session's transaction,
+// as a DELETE statement: all or nothing (ED-1 per row, the statement's
+// savepoint for the whole).
+func (tb *Table) deleteAll(ctx *sql.Context) (int, error) {
+	s, err := sessionOf(ctx)
+	if err != nil {
+		return 0, err
+	}
+	e := tb.newEditor(ctx, false)
+	tx, err := e.begin()
+	if err != nil {
+		return 0, err
+	}
+	t := e.t
+	var rows []sql.Row
+	it := tx.Scan(t.primary, nil, nil, false)
+	for it.Next() {
+		row := make(sql.Row, len(t.cols))
+		if err := decodeRow(ctx, it.Value(), t.cols, row); err != nil {
+			it.Close()
+			return 0, err
+		}
+		rows = append(rows, row)
+	}
+	err = it.Err()
+	it.Close()
+	if err != nil {
+		return 0, s.engineErr(err)
+	}
+	for _, row := range rows {
+		if err := e.delete(ctx, tx, row); err != nil {
+			tx.RollbackTo(e.sp)
+			return 0, s.engineErr(err)
+		}
+	}
+	t.ctr.rows.Add(-int64(len(rows)))
+	s.rowsWritten.Add(uint64(len(rows)))
+	return len(rows), nil
+}

@@ -17,6 +17,12 @@ import (
 // transaction (SES-2: savepoint at StatementBegin, rollback to it on
 // DiscardChanges). Every write keeps the clustered keyspace and each
 // secondary index in step (IDX-1).
+//
+// ED-1 A row change is atomic: a row insert, update or delete that fails
+// part way (a unique index conflict found after the clustered row was
+// written) undoes its own writes before returning. INSERT IGNORE and ON
+// DUPLICATE KEY UPDATE carry on after such an error, so a half-written
+// row would otherwise stay (a row without its index entries).
 type editor struct {
 	t       *table
 	s       *Session
@@ -93,7 +99,9 @@ func (e *editor) Insert(ctx *sql.Context, row sql.Row) error {
 	if err != nil {
 		return err
 	}
+	sp := tx.Savepoint()
 	if err := e.insert(ctx, tx, row); err != nil {
+		tx.RollbackTo(sp) // ED-1
 		return e.s.engineErr(err)
 	}
 	e.t.ctr.rows.Add(1)
@@ -244,7 +252,9 @@ func (e *editor) Delete(ctx *sql.Context, row sql.Row) error {
 	if err != nil {
 		return err
 	}
+	sp := tx.Savepoint()
 	if err := e.delete(ctx, tx, row); err != nil {
+		tx.RollbackTo(sp) // ED-1
 		if sql.ErrDeleteRowNotFound.Is(err) {
 			return err
 		}
@@ -303,7 +313,9 @@ func (e *editor) Update(ctx *sql.Context, old, row sql.Row) error {
 	if err != nil {
 		return err
 	}
+	sp := tx.Savepoint()
 	if err := e.update(ctx, tx, old, row); err != nil {
+		tx.RollbackTo(sp) // ED-1
 		return e.s.engineErr(err)
 	}
 	e.s.rowsWritten.Add(1)

@@ -12,8 +12,15 @@ import (
 var _ sql.ForeignKeyTable = (*Table)(nil)
 
 // GetDeclaredForeignKeys implements sql.ForeignKeyTable.
+// It reads the current definition: CREATE TABLE adds its foreign keys one
+// by one through the same resolved table, and go-mysql-server numbers the
+// unnamed ones (<table>_ibfk_<n>) from what this returns.
 func (tb *Table) GetDeclaredForeignKeys(ctx *sql.Context) ([]sql.ForeignKeyConstraint, error) {
-	return append([]sql.ForeignKeyConstraint{}, tb.t.def.ForeignKeys...), nil
+	t := tb.t
+	if cur, err := tb.current(); err == nil {
+		t = cur
+	}
+	return append([]sql.ForeignKeyConstraint{}, t.def.ForeignKeys...), nil
 }
 
 // GetReferencedForeignKeys implements sql.ForeignKeyTable: the foreign
@@ -39,19 +46,10 @@ func (tb *Table) GetReferencedForeignKeys(ctx *sql.Context) ([]sql.ForeignKeyCon
 
 // alterForeignKeys applies change to the current definition and publishes it.
 func (tb *Table) alterForeignKeys(ctx *sql.Context, change func(fks []sql.ForeignKeyConstraint) ([]sql.ForeignKeyConstraint, error)) error {
-	b := tb.t.db.b
-	b.ddl.Lock()
-	defer b.ddl.Unlock()
-	t, err := tb.current()
-	if err != nil {
+	return tb.alterDef(ctx, func(def *tableDef) (err error) {
+		def.ForeignKeys, err = change(def.ForeignKeys)
 		return err
-	}
-	def := t.def.clone()
-	if def.ForeignKeys, err = change(def.ForeignKeys); err != nil {
-		return err
-	}
-	_, err = t.db.replaceTable(ctx, t, def)
-	return err
+	})
 }
 
 func findFK(fks []sql.ForeignKeyConstraint, name string) int {

@@ -28,6 +28,10 @@ import (
 // row they change is the one read, failing with 1020 otherwise.
 // SES-4 A deadlock rolls back the whole engine transaction (as InnoDB
 // does): later statements of the same client transaction start a new one.
+// SES-5 A statement is all or nothing for DDL too: CREATE TABLE runs as
+// several catalog changes (the table, then its indexes, foreign keys and
+// checks, then CREATE ... SELECT's rows), and a failure after the first
+// leaves a table behind in go-mysql-server; StatementDone drops it.
 
 var ioEOF = io.EOF
 
@@ -39,6 +43,8 @@ type Session struct {
 	gtx     *Transaction
 	mdl     map[uint32]bool
 	savepts []savepoint // in creation order
+
+	created []createdTable // by the current statement (SES-5)
 
 	lockQuery   string
 	lockingRead bool
@@ -277,4 +283,41 @@ func (b *Backend) SessionBuilder() func(ctx context.Context, conn *mysql.Conn, a
 		b.sessMu.Unlock()
 		return s, nil
 	}
+}
+
+type createdTable struct {
+	db   *Database
+	name string
+	id   uint32
+}
+
+// StatementDone ends a client statement: if it failed, the tables it
+// created are dropped (SES-5).
+func (s *Session) StatementDone(failed bool) {
+	created := s.created
+	s.created = nil
+	if !failed {
+		return
+	}
+	for _, c := range created {
+		c.db.dropTable(c.name, c.id)
+	}
+}
+
+// TransactionState reports what the OK and EOF packets' status flags say
+// (SERVER_STATUS_AUTOCOMMIT, SERVER_STATUS_IN_TRANS): whether autocommit
+// is on, and whether a transaction is open that a later statement
+// continues (BEGIN, or, with autocommit off, once a statement has touched
+// a table). Drivers
+// act on these: PyMySQL sends SET autocommit=0 only when the handshake
+// says autocommit is on.
+func (s *Session) TransactionState() (autocommit, inTransaction bool) {
+	autocommit = true
+	if v, err := s.GetSessionVariable(nil, "autocommit"); err == nil {
+		if on, err := sql.ConvertToBool(nil, v); err == nil {
+			autocommit = on
+		}
+	}
+	inTransaction = s.GetIgnoreAutoCommit() || (!autocommit && s.tx != nil)
+	return autocommit, inTransaction
 }

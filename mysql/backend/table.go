@@ -84,18 +84,8 @@ func openTableDef(ctx *sql.Context, d *Database, def *tableDef, _ any) (*table, 
 		}
 		c := &sql.Column{Name: cd.Name, Type: typ, Nullable: cd.Nullable, Source: def.Name,
 			DatabaseSource: d.name, AutoIncrement: cd.AutoIncrement, Comment: cd.Comment}
-		if cd.Default != "" {
-			if c.Default, err = planbuilder.StringToColumnDefaultValue(ctx, cd.Default); err != nil {
-				return nil, fmt.Errorf("column %s: default %q: %w", cd.Name, cd.Default, err)
-			}
-			c.Default.OutType, c.Default.ReturnNil = typ, cd.Nullable
-		}
-		if cd.OnUpdate != "" {
-			if c.OnUpdate, err = planbuilder.StringToColumnDefaultValue(ctx, cd.OnUpdate); err != nil {
-				return nil, fmt.Errorf("column %s: on update %q: %w", cd.Name, cd.OnUpdate, err)
-			}
-			c.OnUpdate.OutType, c.OnUpdate.ReturnNil = typ, cd.Nullable
-		}
+		c.Default, c.OnUpdate = columnExpr(cd.Default), columnExpr(cd.OnUpdate)
+		c.Generated, c.Virtual = columnExpr(cd.Generated), cd.Virtual
 		if cd.AutoIncrement {
 			t.autoCol = i
 			c.Extra = "auto_increment"
@@ -404,8 +394,15 @@ func (tb *Table) Collation() sql.CollationID {
 
 func (tb *Table) PrimaryKeySchema() sql.PrimaryKeySchema { return tb.t.pkSch }
 
-// WithProjections implements sql.ProjectedTable.
+// WithProjections implements sql.ProjectedTable. A table with virtual
+// columns returns whole rows: go-mysql-server computes those columns from
+// the others by their ordinals in the full schema.
 func (tb *Table) WithProjections(names []string) sql.Table {
+	for _, c := range tb.t.sch {
+		if c.Virtual {
+			return tb
+		}
+	}
 	nt := *tb
 	nt.proj = names
 	nt.projIdx = make([]int, 0, len(names))

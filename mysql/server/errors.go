@@ -3,12 +3,14 @@ package server
 import (
 	"context"
 	"errors"
-	"strings"
+	"regexp"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/sqltypes"
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
+
+	"strata/mysql/backend"
 )
 
 // errorHandler wraps go-mysql-server's protocol handler to give clients
@@ -16,32 +18,120 @@ import (
 // 1105 (ER_UNKNOWN_ERROR).
 type errorHandler struct {
 	mysql.Handler
+	b    *backend.Backend
 	fast *fastPath // nil: every statement goes to go-mysql-server
 }
 
-// mapError rewrites the errors go-mysql-server leaves as 1105.
+// NewConnection announces autocommit in the handshake's status flags, as
+// every new session starts with autocommit on.
+func (h *errorHandler) NewConnection(c *mysql.Conn) {
+	h.Handler.NewConnection(c)
+	c.StatusFlags |= mysql.ServerStatusAutocommit
+}
+
+// done ends a statement in the session (SES-5) and sets the status flags
+// of the packets still to be written.
+func (h *errorHandler) done(c *mysql.Conn, err error) {
+	if s := h.b.SessionByConn(c.ConnectionID); s != nil {
+		s.StatementDone(err != nil)
+		h.setStatusOf(c, s)
+	}
+}
+
+// setStatus makes the status flags of the packets about to be written
+// tell the truth about the session's autocommit and transaction.
+func (h *errorHandler) setStatus(c *mysql.Conn) {
+	if s := h.b.SessionByConn(c.ConnectionID); s != nil {
+		h.setStatusOf(c, s)
+	}
+}
+
+func (h *errorHandler) setStatusOf(c *mysql.Conn, s *backend.Session) {
+	autocommit, inTx := s.TransactionState()
+	f := c.StatusFlags &^ (mysql.ServerStatusAutocommit | mysql.ServerInTransaction)
+	if autocommit {
+		f |= mysql.ServerStatusAutocommit
+	}
+	if inTx {
+		f |= mysql.ServerInTransaction
+	}
+	c.StatusFlags = f
+}
+
+func (h *errorHandler) spool(c *mysql.Conn, cb mysql.ResultSpoolFn) mysql.ResultSpoolFn {
+	first := true
+	return func(res *sqltypes.Result, more bool) error {
+		if first {
+			first = false
+			h.setStatus(c)
+		}
+		return cb(res, more)
+	}
+}
+
+// errorRule maps a go-mysql-server error message (left as 1105, or with
+// a code MySQL does not use for it) to MySQL's code, SQLSTATE and message.
+type errorRule struct {
+	from int // the code go-mysql-server gives (1105 mostly)
+	re   *regexp.Regexp
+	code int
+	st   string
+	msg  string // regexp.Expand template over re's groups
+}
+
+var errorRules = []errorRule{
+	{1105, regexp.MustCompile(`^syntax error(.*)$`), mysql.ERParseError, "42000",
+		"You have an error in your SQL syntax; syntax error$1"},
+	{1105, regexp.MustCompile(`column "([^"]*)" could not be found in any table in scope`), mysql.ERBadFieldError, "42S22",
+		"Unknown column '$1' in 'field list'"},
+	{1105, regexp.MustCompile(`^table with name (.*) already exists$`), 1050, "42S01", "Table '$1' already exists"},
+	{1105, regexp.MustCompile(`^number of values does not match number of columns provided`), 1136, "21S01",
+		"Column count doesn't match value count at row 1"},
+	{1105, regexp.MustCompile(`^(.*) out of range for (.*)$`), 1264, "22003", "Out of range value ($1 for $2)"},
+	{1105, regexp.MustCompile(`^Out of range value for column of Decimal type`), 1264, "22003", "Out of range value for DECIMAL column"},
+	{1105, regexp.MustCompile(`(?s)^string '.*' is too large for column '(.*)'$`), 1406, "22001",
+		"Data too long for column '$1' at row 1"},
+	{1105, regexp.MustCompile(`^Incorrect datetime value: (.*)$`), 1292, "22007", "Incorrect datetime value: $1"},
+	{1105, regexp.MustCompile(`^Invalid JSON text(.*)$`), 3140, "22032", "Invalid JSON text$1"},
+	{1105, regexp.MustCompile(`^Check constraint "(.*)" violated$`), 3819, "HY000", "Check constraint '$1' is violated."},
+	{1105, regexp.MustCompile(`^an index with id "(.*)" has already been registered$`), 1061, "42000", "Duplicate key name '$1'"},
+	{1105, regexp.MustCompile(`^Duplicate key name '(.*)'$`), 1061, "42000", "Duplicate key name '$1'"},
+	{1105, regexp.MustCompile(`^(?:query was interrupted|context canceled)`), 1317, "70100", "Query execution was interrupted"},
+	{1105, regexp.MustCompile(`^could not find a process with id (\d+)`), 1094, "HY000", "Unknown thread id: $1"},
+	{1366, regexp.MustCompile(`(?s)^error: '(.*)' is not a valid value for '(.*)'$`), 1366, "22007",
+		"Incorrect $2 value: '$1'"},
+	{1146, regexp.MustCompile(`^table not found: (.*)$`), 1146, "42S02", "Table '$1' doesn't exist"},
+}
+
+// mapError gives clients MySQL's error code for the errors go-mysql-server
+// leaves as 1105 (or codes with another meaning). Applications and ORMs
+// branch on these codes.
 func mapError(err error) error {
 	var se *mysql.SQLError
-	if err == nil || !errors.As(err, &se) || se.Num != mysql.ERUnknownError {
+	if err == nil || !errors.As(err, &se) {
 		return err
 	}
-	msg := se.Message
-	switch {
-	case strings.HasPrefix(msg, "syntax error"):
-		return mysql.NewSQLError(mysql.ERParseError, "42000",
-			"You have an error in your SQL syntax; %s", msg)
-	case strings.Contains(msg, "could not be found in any table in scope"):
-		return mysql.NewSQLError(mysql.ERBadFieldError, "42S22", "Unknown column: %s", msg)
+	for _, r := range errorRules {
+		if se.Num != r.from {
+			continue
+		}
+		if m := r.re.FindStringSubmatchIndex(se.Message); m != nil {
+			msg := string(r.re.ExpandString(nil, r.msg, se.Message, m))
+			return mysql.NewSQLError(r.code, r.st, "%s", msg)
+		}
 	}
 	return err
 }
 
 func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) error {
-	return mapError(h.Handler.ComQuery(ctx, c, query, cb))
+	err := mapError(h.Handler.ComQuery(ctx, c, query, h.spool(c, cb)))
+	h.done(c, err)
+	return err
 }
 
 func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (string, error) {
-	rest, err := h.Handler.ComMultiQuery(ctx, c, query, cb)
+	rest, err := h.Handler.ComMultiQuery(ctx, c, query, h.spool(c, cb))
+	h.done(c, err)
 	return rest, mapError(err)
 }
 
@@ -56,8 +146,18 @@ func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mys
 			if err != nil {
 				return mapError(sql.CastSQLError(err))
 			}
+			h.setStatus(c)
 			return cb(res)
 		}
 	}
-	return mapError(h.Handler.ComStmtExecute(ctx, c, p, cb))
+	first := true
+	err := mapError(h.Handler.ComStmtExecute(ctx, c, p, func(res *sqltypes.Result) error {
+		if first {
+			first = false
+			h.setStatus(c)
+		}
+		return cb(res)
+	}))
+	h.done(c, err)
+	return err
 }

@@ -20,6 +20,7 @@ import (
 	"strata/engine"
 	"strata/metrics"
 	"strata/mysql/backend"
+	"strata/mysql/rules"
 	"strata/page"
 )
 
@@ -47,6 +48,7 @@ func New(db *engine.DB, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sql catalog: %w", err)
 	}
+	rules.Install()
 	e := sqle.NewDefault(b)
 	installStatus(b)
 	installVariables(b)
@@ -61,7 +63,7 @@ func New(db *engine.DB, cfg Config) (*Server, error) {
 	srv, err := gms.NewServerWithHandler(gms.Config{Protocol: "tcp", Listener: ln, Version: version}, e,
 		sql.NewContext, b.SessionBuilder(), nil,
 		func(h mysql.Handler) (mysql.Handler, error) {
-			eh := &errorHandler{Handler: h}
+			eh := &errorHandler{Handler: h, b: b}
 			if !cfg.NoFastPath {
 				eh.fast = newFastPath(b)
 			}

@@ -1,0 +1,72 @@
+// Package rules corrects go-mysql-server v0.20.0 from Strata's side where
+// it gives an answer MySQL would not, with analyzer rules added to its
+// rule set (it is the only version the module proxy serves, so it cannot
+// be patched). Each rule is numbered and cited where it applies:
+//
+// RULE-1 UPDATE in strict mode (STRICT_TRANS_TABLES or STRICT_ALL_TABLES)
+// fails with 1264 when a new value is out of the column's range, as MySQL
+// does. go-mysql-server converts the value with clamping and ignores the
+// out-of-range flag, and then compares the clamped row with the old one:
+// `UPDATE t SET tiny = tiny + 1` at 127 reported success and changed
+// nothing. UPDATE IGNORE and non-strict modes keep the clamped value.
+//
+// The rules run last in every statement's analysis (go-mysql-server's
+// OnceAfterAll batch, shared by its per-statement batches), so they see
+// the final plan and must keep expression indexes as they are.
+package rules
+
+import (
+	"sync"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+)
+
+// Rule ids: go-mysql-server's own ids are small consecutive numbers.
+const (
+	strictUpdateID analyzer.RuleId = 10_000 + iota
+)
+
+var once sync.Once
+
+// Install adds the rules to go-mysql-server's analyzer. It must run
+// before the engine's analyzer is built (sqle.New copies the batch).
+func Install() {
+	once.Do(func() {
+		n := len(analyzer.OnceAfterAll)
+		// Before trackProcess, the last rule, which wraps the plan.
+		rules := append([]analyzer.Rule{}, analyzer.OnceAfterAll[:n-1]...)
+		rules = append(rules, analyzer.Rule{Id: strictUpdateID, Apply: strictUpdate})
+		analyzer.OnceAfterAll = append(rules, analyzer.OnceAfterAll[n-1:]...)
+	})
+}
+
+// strictUpdate wraps each UPDATE's assigned values in a range check
+// (RULE-1).
+func strictUpdate(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		us, ok := n.(*plan.UpdateSource)
+		if !ok || us.Ignore {
+			return n, transform.SameTree, nil
+		}
+		exprs := us.Expressions()
+		changed := false
+		out := make([]sql.Expression, len(exprs))
+		for i, e := range exprs {
+			out[i] = e
+			if nw, ok := checkedSet(e); ok {
+				out[i], changed = nw, true
+			}
+		}
+		if !changed {
+			return n, transform.SameTree, nil
+		}
+		nn, err := us.WithExpressions(out...)
+		if err != nil {
+			return nil, transform.SameTree, err
+		}
+		return nn, transform.NewTree, nil
+	})
+}
