@@ -63,4 +63,6 @@ func strict(ctx *sql.Context) bool {
 	return m.ModeEnabled("STRICT_TRANS_TABLES") || m.ModeEnabled("STRICT_ALL_TABLES")
 }
 
-func (r *rangeChecked) DebugString() string { return fmt.Sprintf("rangeChecked(%s)", sql.DebugString(r.child)) }
+func (r *rangeChecked) DebugString() string {
+	return fmt.Sprintf("rangeChecked(%s)", sql.DebugString(r.child))
+}
