@@ -1,0 +1,237 @@
+package server
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"testing"
+)
+
+// Repros of wrong answers and broken schemas seen by applications
+// (issue 19), each checked against what MariaDB 10.11 does on the same
+// input, through go-sql-driver/mysql's text protocol.
+
+func queryStrings(t *testing.T, c interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, q string) []string {
+	t.Helper()
+	rows, err := c.QueryContext(context.Background(), q)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var out []string
+	for rows.Next() {
+		vals := make([]sql.NullString, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		parts := make([]string, len(cols))
+		for i, v := range vals {
+			parts[i] = "NULL"
+			if v.Valid {
+				parts[i] = v.String
+			}
+		}
+		out = append(out, strings.Join(parts, "|"))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func wantRows(t *testing.T, c interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, q string, want ...string) {
+	t.Helper()
+	got := queryStrings(t, c, q)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("%s:\n got %q\nwant %q", q, got, want)
+	}
+}
+
+func wantErrCode(t *testing.T, c interface {
+	ExecContext(context.Context, string, ...any) (sql.Result, error)
+}, code uint16, q string) {
+	t.Helper()
+	_, err := c.ExecContext(context.Background(), q)
+	if errCode(err) != code {
+		t.Fatalf("%s: want error %d, got %v", q, code, err)
+	}
+}
+
+// ED-1: ON DUPLICATE KEY UPDATE whose conflict is on a UNIQUE secondary
+// key updates the existing row and inserts nothing.
+func TestODKUOnUniqueSecondaryKey(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE u(id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(50), email VARCHAR(100), UNIQUE KEY(email))")
+	mustExec(t, c, "INSERT INTO u(name,email) VALUES('a','a@x')")
+	mustExec(t, c, "INSERT INTO u(name,email) VALUES('b','a@x') ON DUPLICATE KEY UPDATE name='c'")
+	wantRows(t, c, "SELECT id, name, email FROM u", "1|c|a@x")
+	wantRows(t, c, "SELECT COUNT(*) FROM u", "1")
+	wantRows(t, c, "SELECT COUNT(*) FROM u USE INDEX (email) WHERE email = 'a@x'", "1")
+	// INSERT IGNORE of a unique conflict leaves no half row either.
+	mustExec(t, c, "INSERT IGNORE INTO u(name,email) VALUES('d','a@x')")
+	wantRows(t, c, "SELECT COUNT(*) FROM u", "1")
+	mustExec(t, c, "INSERT INTO u(name,email) VALUES('e','e@x')")
+	wantErrCode(t, c, 1062, "UPDATE u SET email='a@x' WHERE name='e'")
+	wantRows(t, c, "SELECT id, name, email FROM u ORDER BY id", "1|c|a@x", "4|e|e@x") // as InnoDB: failed inserts use up their ids
+}
+
+// A DELETE without WHERE is DML: ROLLBACK undoes it and it keeps the
+// transaction's savepoints.
+func TestDeleteAllIsTransactional(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	db := ts.open("d")
+	mustExec(t, db, "CREATE TABLE t(id INT PRIMARY KEY, v INT, UNIQUE KEY(v))")
+	mustExec(t, db, "INSERT INTO t VALUES (1,1),(2,2),(3,3)")
+	c, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	mustExec(t, c, "BEGIN")
+	res, err := c.ExecContext(context.Background(), "DELETE FROM t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := res.RowsAffected(); n != 3 {
+		t.Fatalf("DELETE FROM t affected %d rows, want 3", n)
+	}
+	wantRows(t, c, "SELECT COUNT(*) FROM t", "0")
+	mustExec(t, c, "ROLLBACK")
+	wantRows(t, c, "SELECT id FROM t ORDER BY id", "1", "2", "3")
+
+	mustExec(t, c, "BEGIN")
+	mustExec(t, c, "SAVEPOINT s1")
+	mustExec(t, c, "DELETE FROM t")
+	mustExec(t, c, "ROLLBACK TO SAVEPOINT s1")
+	mustExec(t, c, "DELETE FROM t")
+	mustExec(t, c, "RELEASE SAVEPOINT s1")
+	mustExec(t, c, "ROLLBACK")
+	wantRows(t, c, "SELECT COUNT(*) FROM t USE INDEX (v) WHERE v > 0", "3")
+	// Committed, it is a delete (and TRUNCATE is still TRUNCATE).
+	mustExec(t, c, "DELETE FROM t")
+	wantRows(t, c, "SELECT COUNT(*) FROM t", "0")
+	mustExec(t, c, "INSERT INTO t VALUES (1,1)")
+	mustExec(t, c, "TRUNCATE TABLE t")
+	wantRows(t, c, "SELECT COUNT(*) FROM t", "0")
+}
+
+// CAT-3: defaults, ON UPDATE and generated columns as dumps and ORMs
+// declare them, kept across a restart.
+func TestColumnDefaultsAndGeneratedColumns(t *testing.T) {
+	dir := t.TempDir()
+	ts := startServer(t, dir)
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE d1(id INT AUTO_INCREMENT PRIMARY KEY, c INT DEFAULT NULL, "+
+		"ts TIMESTAMP NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP, e INT DEFAULT (1+1), "+
+		"g INT AS (e*2) STORED, v INT AS (e+c) VIRTUAL, s VARCHAR(10) DEFAULT 'x''y', dt DATE DEFAULT (CURRENT_DATE))")
+	check := func(c *sql.DB) {
+		t.Helper()
+		mustExec(t, c, "DELETE FROM d1")
+		mustExec(t, c, "INSERT INTO d1(c) VALUES (5)")
+		wantRows(t, c, "SELECT c, e, g, v, s, dt = CURRENT_DATE, ts IS NOT NULL FROM d1", "5|2|4|7|x'y|1|1")
+		mustExec(t, c, "UPDATE d1 SET e = 10")
+		wantRows(t, c, "SELECT c, e, g, v FROM d1", "5|10|20|15")
+		mustExec(t, c, "UPDATE d1 SET ts = '2000-01-01 00:00:00'")
+		mustExec(t, c, "UPDATE d1 SET c = 6")
+		wantRows(t, c, "SELECT YEAR(ts) > 2000, v FROM d1", "1|16")
+	}
+	check(c)
+	ts.stop()
+	ts = startServer(t, dir)
+	check(ts.open("d"))
+}
+
+// SES-5: a CREATE TABLE that fails part way leaves no table.
+func TestFailedCreateTableLeavesNothing(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	wantErrCode(t, c, 1061, "CREATE TABLE ix2(a INT, b INT, KEY k(a), KEY k(b))")
+	wantErrCode(t, c, 1054, "CREATE TABLE ix3(a INT, b INT, CHECK (a > b), CHECK (nosuch > 0))")
+	wantRows(t, c, "SHOW TABLES")
+	mustExec(t, c, "CREATE TABLE ix2(a INT)")
+	wantErrCode(t, c, 1050, "CREATE TABLE ix2(a INT)")
+}
+
+// CHECK constraints are kept and enforced (MySQL 8: error 3819).
+func TestCheckConstraints(t *testing.T) {
+	dir := t.TempDir()
+	ts := startServer(t, dir)
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE ck(a INT, b INT, CONSTRAINT pos CHECK (a > 0), CHECK (b < 10))")
+	mustExec(t, c, "INSERT INTO ck VALUES (1, 1)")
+	wantErrCode(t, c, 3819, "INSERT INTO ck VALUES (-1, 1)")
+	wantErrCode(t, c, 3819, "UPDATE ck SET b = 10")
+	ts.stop()
+	ts = startServer(t, dir)
+	c = ts.open("d")
+	wantErrCode(t, c, 3819, "INSERT INTO ck VALUES (-1, 1)")
+	mustExec(t, c, "ALTER TABLE ck DROP CHECK pos")
+	mustExec(t, c, "INSERT INTO ck VALUES (-1, 1)")
+	wantRows(t, c, "SELECT a FROM ck ORDER BY a", "-1", "1")
+}
+
+// Unnamed foreign keys in one CREATE TABLE get distinct names.
+func TestUnnamedForeignKeys(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE p(id INT PRIMARY KEY)")
+	mustExec(t, c, "CREATE TABLE ch(id INT, pid INT, pid2 INT, CONSTRAINT fk_a FOREIGN KEY (pid) REFERENCES p(id), "+
+		"FOREIGN KEY (pid2) REFERENCES p(id), FOREIGN KEY (id) REFERENCES p(id))")
+	wantRows(t, c, "SELECT CONSTRAINT_NAME FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE TABLE_NAME = 'ch' ORDER BY 1",
+		"ch_ibfk_1", "ch_ibfk_2", "fk_a")
+	wantErrCode(t, c, 1452, "INSERT INTO ch VALUES (1, 1, 1)")
+}
+
+// RULE-1 and the error mapping: MySQL's codes where go-mysql-server says
+// 1105, and no silent clamping in strict mode.
+func TestStrictModeErrors(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE e1(id INT PRIMARY KEY, tn TINYINT, s VARCHAR(3), d DATETIME, j JSON, i INT, dc DECIMAL(5,2))")
+	mustExec(t, c, "INSERT INTO e1(id, tn) VALUES (7, 127)")
+	for _, tc := range []struct {
+		code uint16
+		q    string
+	}{
+		{1050, "CREATE TABLE e1(id INT)"},
+		{1136, "INSERT INTO e1(id, tn) VALUES (1)"},
+		{1264, "INSERT INTO e1(id, tn) VALUES (1, 300)"},
+		{1264, "INSERT INTO e1(id, dc) VALUES (1, 12345.6)"},
+		{1264, "UPDATE e1 SET tn = tn + 1 WHERE id = 7"},
+		{1264, "UPDATE e1 SET tn = 200"},
+		{1406, "INSERT INTO e1(id, s) VALUES (2, 'abcdef')"},
+		{1292, "INSERT INTO e1(id, d) VALUES (3, '2020-13-45')"},
+		{3140, "INSERT INTO e1(id, j) VALUES (4, '{bad')"},
+		{1366, "INSERT INTO e1(id, i) VALUES (5, 'abc')"},
+		{1146, "SELECT * FROM nosuch"},
+		{1054, "SELECT nosuch FROM e1"},
+	} {
+		wantErrCode(t, c, tc.code, tc.q)
+	}
+	wantRows(t, c, "SELECT tn FROM e1", "127")
+	// Data too long does not echo the value.
+	_, err := c.Exec("INSERT INTO e1(id, s) VALUES (2, 'abcdefghijkl')")
+	if err == nil || strings.Contains(err.Error(), "abcdefghijkl") {
+		t.Fatalf("data too long: %v", err)
+	}
+	mustExec(t, c, "SET SESSION sql_mode = ''")
+	mustExec(t, c, "UPDATE e1 SET tn = 200")
+	wantRows(t, c, "SELECT tn FROM e1", "127")
+}
