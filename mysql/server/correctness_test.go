@@ -235,3 +235,26 @@ func TestStrictModeErrors(t *testing.T) {
 	mustExec(t, c, "UPDATE e1 SET tn = 200")
 	wantRows(t, c, "SELECT tn FROM e1", "127")
 }
+
+// rewriteQuery: LIKE escapes keep their backslash, and the DDL types
+// dumps write (YEAR(4), BLOB(n), TEXT(n)) are accepted, on both protocols.
+func TestParserCorrections(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	wantRows(t, c, `SELECT 'a\_b', 'axb' LIKE 'a\_b', 'a_b' LIKE 'a\_b', 'ab' LIKE 'a\%'`, `a\_b|0|1|0`)
+	st, err := c.Prepare(`SELECT ? LIKE 'a\_b'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var v int
+	if err := st.QueryRow("axb").Scan(&v); err != nil || v != 0 {
+		t.Fatalf("prepared LIKE 'a\\_b' on axb: %d %v", v, err)
+	}
+	mustExec(t, c, "CREATE TABLE yb(y YEAR(4), b BLOB(100), t TEXT(100))")
+	mustExec(t, c, "INSERT INTO yb VALUES (2024, 'x', 'y')")
+	wantRows(t, c, "SELECT y, b, t FROM yb", "2024|x|y")
+	wantRows(t, c, "SELECT DATA_TYPE FROM information_schema.COLUMNS WHERE TABLE_NAME = 'yb' ORDER BY ORDINAL_POSITION",
+		"year", "tinyblob", "text")
+}

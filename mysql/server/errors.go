@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
@@ -123,19 +124,39 @@ func mapError(err error) error {
 	return err
 }
 
+// rewrite applies rewriteQuery for the session's sql_mode.
+func (h *errorHandler) rewrite(c *mysql.Conn, query string) string {
+	escapes := true
+	if strings.IndexByte(query, '\\') >= 0 {
+		if s := h.b.SessionByConn(c.ConnectionID); s != nil {
+			if m, err := s.GetSessionVariable(nil, "sql_mode"); err == nil {
+				if ms, ok := m.(string); ok && strings.Contains(strings.ToUpper(ms), "NO_BACKSLASH_ESCAPES") {
+					escapes = false
+				}
+			}
+		}
+	}
+	return rewriteQuery(query, escapes)
+}
+
 func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) error {
+	query = h.rewrite(c, query)
 	err := mapError(h.Handler.ComQuery(ctx, c, query, h.spool(c, cb)))
 	h.done(c, err)
 	return err
 }
 
 func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (string, error) {
+	query = h.rewrite(c, query)
 	rest, err := h.Handler.ComMultiQuery(ctx, c, query, h.spool(c, cb))
 	h.done(c, err)
 	return rest, mapError(err)
 }
 
 func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, p *mysql.PrepareData) ([]*querypb.Field, error) {
+	if q := h.rewrite(c, query); q != query {
+		query, p.PrepareStmt = q, q // COM_STMT_EXECUTE runs PrepareStmt
+	}
 	f, err := h.Handler.ComPrepare(ctx, c, query, p)
 	return f, mapError(err)
 }

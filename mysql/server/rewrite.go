@@ -1,0 +1,159 @@
+package server
+
+import (
+	"strconv"
+	"strings"
+)
+
+// rewriteQuery corrects, in the statement text, what go-mysql-server
+// v0.20.0's parser gets wrong and MySQL accepts (it cannot be patched):
+//
+//   - In string literals MySQL keeps the backslash of \_ and \% (so that
+//     LIKE 'a\_b' matches only "a_b"); the parser drops it. Written as \\_
+//     and \\%, which the parser reads as MySQL reads \_ and \%. Not done
+//     under NO_BACKSLASH_ESCAPES (backslash is then an ordinary character).
+//   - In CREATE/ALTER, YEAR(4) is YEAR (its only display width), and
+//     BLOB(n) / TEXT(n) are the smallest BLOB / TEXT types holding n bytes
+//     / characters (utf8mb4: 4 bytes each), as MySQL defines them.
+//
+// Comments, quoted identifiers and the rest of the text are copied as
+// they are. The result is the input when nothing applies (no allocation).
+func rewriteQuery(q string, backslashEscapes bool) string {
+	var out *strings.Builder
+	last := 0 // q[last:i] not yet copied to out
+	emit := func(i int, repl string, skip int) {
+		if out == nil {
+			out = &strings.Builder{}
+			out.Grow(len(q) + 8)
+		}
+		out.WriteString(q[last:i])
+		out.WriteString(repl)
+		last = i + skip
+	}
+	ddl := isDDL(q)
+	for i := 0; i < len(q); {
+		ch := q[i]
+		switch {
+		case ch == '\'' || ch == '"':
+			j := i + 1
+			for j < len(q) {
+				if q[j] == '\\' && backslashEscapes && j+1 < len(q) {
+					if q[j+1] == '_' || q[j+1] == '%' {
+						emit(j, `\\`, 1)
+					}
+					j += 2
+					continue
+				}
+				if q[j] == ch {
+					if j+1 < len(q) && q[j+1] == ch { // doubled quote
+						j += 2
+						continue
+					}
+					break
+				}
+				j++
+			}
+			i = j + 1
+		case ch == '`':
+			j := strings.IndexByte(q[i+1:], '`')
+			if j < 0 {
+				return finish(out, q, last)
+			}
+			i += j + 2
+		case ch == '#' || (ch == '-' && strings.HasPrefix(q[i:], "-- ")):
+			j := strings.IndexByte(q[i:], '\n')
+			if j < 0 {
+				return finish(out, q, last)
+			}
+			i += j + 1
+		case ch == '/' && strings.HasPrefix(q[i:], "/*"):
+			j := strings.Index(q[i+2:], "*/")
+			if j < 0 {
+				return finish(out, q, last)
+			}
+			i += j + 4
+		case isIdentByte(ch):
+			j := i
+			for j < len(q) && isIdentByte(q[j]) {
+				j++
+			}
+			if ddl && (i == 0 || !isIdentByte(q[i-1])) {
+				if repl, end, ok := typeWidth(q, i, j); ok {
+					emit(i, repl, end-i)
+				}
+			}
+			i = j
+		default:
+			i++
+		}
+	}
+	return finish(out, q, last)
+}
+
+func finish(out *strings.Builder, q string, last int) string {
+	if out == nil {
+		return q
+	}
+	out.WriteString(q[last:])
+	return out.String()
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+
+// isDDL reports whether q starts (after blanks and comments) with CREATE
+// or ALTER.
+func isDDL(q string) bool {
+	q = strings.TrimLeft(q, " \t\r\n")
+	for strings.HasPrefix(q, "/*") {
+		j := strings.Index(q, "*/")
+		if j < 0 {
+			return false
+		}
+		q = strings.TrimLeft(q[j+2:], " \t\r\n")
+	}
+	return len(q) >= 6 && (strings.EqualFold(q[:6], "create") || strings.EqualFold(q[:5], "alter"))
+}
+
+// typeWidth recognizes YEAR(n), BLOB(n) and TEXT(n) at q[i:j] (the word)
+// and returns the type to write instead and the end of what it replaces.
+func typeWidth(q string, i, j int) (string, int, bool) {
+	word := strings.ToUpper(q[i:j])
+	if word != "YEAR" && word != "BLOB" && word != "TEXT" {
+		return "", 0, false
+	}
+	k := j
+	for k < len(q) && (q[k] == ' ' || q[k] == '\t') {
+		k++
+	}
+	if k >= len(q) || q[k] != '(' {
+		return "", 0, false
+	}
+	end := strings.IndexByte(q[k:], ')')
+	if end < 0 {
+		return "", 0, false
+	}
+	n, err := strconv.ParseUint(strings.TrimSpace(q[k+1:k+end]), 10, 64)
+	if err != nil {
+		return "", 0, false
+	}
+	end += k + 1
+	switch word {
+	case "YEAR":
+		return "YEAR", end, true
+	case "TEXT":
+		n *= 4
+	}
+	prefix := ""
+	switch {
+	case n < 1<<8:
+		prefix = "TINY"
+	case n < 1<<16:
+	case n < 1<<24:
+		prefix = "MEDIUM"
+	default:
+		prefix = "LONG"
+	}
+	return prefix + word, end, true
+}
