@@ -10,6 +10,20 @@
 // `UPDATE t SET tiny = tiny + 1` at 127 reported success and changed
 // nothing. UPDATE IGNORE and non-strict modes keep the clamped value.
 //
+// RULE-2 A query returns more than one row when it has more than one table
+// access or combines results (UNION, EXPLAIN, joins): go-mysql-server flags
+// the whole query as returning at most one row as soon as one table access
+// is a unique full-key lookup, and then fails with "max1Row iterator
+// returned more than one row" (a UNION of two primary-key lookups, EXPLAIN
+// of a point query). The flag is kept only where it holds.
+//
+// RULE-3 SUM and AVG of integers and decimals are exact DECIMALs, as in
+// MySQL: SUM(DECIMAL(p,s)) is DECIMAL(p+22,s), AVG is DECIMAL(p+4,s+4), an
+// integer argument counts as DECIMAL(digits,0). go-mysql-server types
+// every SUM/AVG result DOUBLE (a DECIMAL sum lost its scale and digits:
+// 100000000000099.98 for ...99.99) and adds integers in float64. Window
+// (OVER) sums are left as go-mysql-server computes them.
+//
 // The rules run last in every statement's analysis (go-mysql-server's
 // OnceAfterAll batch, shared by its per-statement batches), so they see
 // the final plan and must keep expression indexes as they are.
@@ -27,6 +41,8 @@ import (
 // Rule ids: go-mysql-server's own ids are small consecutive numbers.
 const (
 	strictUpdateID analyzer.RuleId = 10_000 + iota
+	max1RowID
+	exactSumsID
 )
 
 var once sync.Once
@@ -38,7 +54,10 @@ func Install() {
 		n := len(analyzer.OnceAfterAll)
 		// Before trackProcess, the last rule, which wraps the plan.
 		rules := append([]analyzer.Rule{}, analyzer.OnceAfterAll[:n-1]...)
-		rules = append(rules, analyzer.Rule{Id: strictUpdateID, Apply: strictUpdate})
+		rules = append(rules,
+			analyzer.Rule{Id: strictUpdateID, Apply: strictUpdate},
+			analyzer.Rule{Id: max1RowID, Apply: max1Row},
+			analyzer.Rule{Id: exactSumsID, Apply: exactSums})
 		analyzer.OnceAfterAll = append(rules, analyzer.OnceAfterAll[n-1:]...)
 	})
 }

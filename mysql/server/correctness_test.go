@@ -258,3 +258,28 @@ func TestParserCorrections(t *testing.T) {
 	wantRows(t, c, "SELECT DATA_TYPE FROM information_schema.COLUMNS WHERE TABLE_NAME = 'yb' ORDER BY ORDINAL_POSITION",
 		"year", "tinyblob", "text")
 }
+
+// RULE-2 and RULE-3: a UNION of point lookups returns both rows; SUM and
+// AVG of exact numbers are exact DECIMALs with MySQL's scale.
+func TestAggregatesAndUnions(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE t(id INT PRIMARY KEY, d DECIMAL(20,2), b BIGINT, tn TINYINT)")
+	mustExec(t, c, "INSERT INTO t VALUES (1, 99999999999999.99, 9223372036854775807, 1), (2, 100000000000000.00, 1, 2)")
+	wantRows(t, c, "SELECT id FROM t WHERE id = 1 UNION SELECT id FROM t WHERE id = 2 ORDER BY id", "1", "2")
+	wantRows(t, c, "SELECT SUM(d), AVG(d), SUM(b), AVG(b), SUM(tn), AVG(tn) FROM t",
+		"199999999999999.99|99999999999999.995000|9223372036854775808|4611686018427387904.0000|3|1.5000")
+	wantRows(t, c, "SELECT tn, SUM(d) s FROM t GROUP BY tn HAVING s > 1 ORDER BY s",
+		"1|99999999999999.99", "2|100000000000000.00")
+	wantRows(t, c, "SELECT SUM(d) FROM t WHERE id > 5", "NULL")
+	rows, err := c.Query("SELECT SUM(d) FROM t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct, _ := rows.ColumnTypes()
+	rows.Close()
+	if ct[0].DatabaseTypeName() != "DECIMAL" {
+		t.Fatalf("SUM(DECIMAL) column type %s, want DECIMAL", ct[0].DatabaseTypeName())
+	}
+}

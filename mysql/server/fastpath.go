@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"errors"
+	"math"
+	"math/big"
 	"regexp"
 	"slices"
 	"strconv"
@@ -15,8 +17,10 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/sqltypes"
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
+	"github.com/shopspring/decimal"
 
 	"strata/mysql/backend"
+	"strata/mysql/rules"
 )
 
 // The fast path (FP-n) answers the common prepared single-table OLTP
@@ -566,41 +570,38 @@ func (fp *fastPath) rangeSelect(ctx *sql.Context, ft *backend.FastTable, sh *sha
 	return res, nil
 }
 
-// sumRange answers SELECT SUM(col) over a key range as go-mysql-server
-// v0.20 does for an integer column: a DOUBLE (MySQL gives DECIMAL), NULL
+// sumRange answers SELECT SUM(col) of an integer column over a key range
+// as the general path does (mysql/rules RULE-3): an exact DECIMAL, NULL
 // over no rows.
 func (fp *fastPath) sumRange(ctx *sql.Context, ft *backend.FastTable, sh *shape, lo, hi any) (*sqltypes.Result, error) {
 	o := ft.Ordinal(sh.cols[0])
 	if o < 0 || !types.IsInteger(ft.Column(o).Type) {
 		return nil, backend.ErrFallback
 	}
-	sum, nonNull := float64(0), false
+	typ, ok := rules.ExactAggregateType(ft.Column(o).Type, false)
+	if !ok {
+		return nil, backend.ErrFallback
+	}
+	var acc exactSum
 	err := ft.Scan(ctx, lo, hi, neededColumns(ft, []int{o}), func(row sql.Row) error {
 		switch v := row[o].(type) {
 		case nil:
 		case int64:
-			sum += float64(v)
-			nonNull = true
+			acc.addInt(v)
 		case uint64:
-			sum += float64(v)
-			nonNull = true
+			acc.addUint(v)
 		default:
-			f, _, err := types.Float64.Convert(ctx, v)
-			if err != nil {
-				return backend.ErrFallback
-			}
-			sum += f.(float64)
-			nonNull = true
+			return backend.ErrFallback
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	sch := sql.Schema{{Name: sh.sum, Type: types.Float64}}
+	sch := sql.Schema{{Name: sh.sum, Type: typ, Nullable: true}}
 	val := sqltypes.NULL
-	if nonNull {
-		if val, err = types.Float64.SQL(ctx, nil, sum); err != nil {
+	if acc.nonNull {
+		if val, err = typ.SQL(ctx, nil, acc.value()); err != nil {
 			return nil, backend.ErrFallback
 		}
 	}
@@ -608,6 +609,45 @@ func (fp *fastPath) sumRange(ctx *sql.Context, ft *backend.FastTable, sh *shape,
 	ctx.SetLastQueryInfoInt(sql.RowCount, -1)
 	ctx.SetLastQueryInfoInt(sql.FoundRows, 1)
 	return res, nil
+}
+
+// exactSum adds integers in an int64 while they fit, in a decimal after.
+type exactSum struct {
+	small   int64
+	big     decimal.Decimal
+	isBig   bool
+	nonNull bool
+}
+
+func (s *exactSum) addInt(v int64) {
+	s.nonNull = true
+	if !s.isBig {
+		if r := s.small + v; (v >= 0) == (r >= s.small) {
+			s.small = r
+			return
+		}
+		s.big, s.isBig = decimal.NewFromInt(s.small), true
+	}
+	s.big = s.big.Add(decimal.NewFromInt(v))
+}
+
+func (s *exactSum) addUint(v uint64) {
+	if v <= math.MaxInt64 {
+		s.addInt(int64(v))
+		return
+	}
+	s.nonNull = true
+	if !s.isBig {
+		s.big, s.isBig = decimal.NewFromInt(s.small), true
+	}
+	s.big = s.big.Add(decimal.NewFromBigInt(new(big.Int).SetUint64(v), 0))
+}
+
+func (s *exactSum) value() decimal.Decimal {
+	if s.isBig {
+		return s.big
+	}
+	return decimal.NewFromInt(s.small)
 }
 
 func (fp *fastPath) update(ctx *sql.Context, c *mysql.Conn, ft *backend.FastTable, sh *shape, params []*querypb.BindVariable) (*sqltypes.Result, error) {

@@ -1,0 +1,31 @@
+package rules
+
+import (
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+)
+
+// max1Row clears the at-most-one-row flag go-mysql-server sets for a whole
+// query when one table access is a unique full-key lookup, unless that
+// access is the whole query (RULE-2).
+func max1Row(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	if qFlags == nil || !qFlags.IsSet(sql.QFlagMax1Row) {
+		return n, transform.SameTree, nil
+	}
+	tables, other := 0, false
+	transform.Inspect(n, func(n sql.Node) bool {
+		switch n.(type) {
+		case *plan.ResolvedTable, *plan.IndexedTableAccess:
+			tables++
+		case *plan.SetOp, *plan.DescribeQuery, *plan.Describe, *plan.Window, *plan.JoinNode, *plan.RecursiveCte:
+			other = true
+		}
+		return true
+	})
+	if tables != 1 || other {
+		qFlags.Unset(sql.QFlagMax1Row)
+	}
+	return n, transform.SameTree, nil
+}

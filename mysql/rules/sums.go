@@ -1,0 +1,134 @@
+package rules
+
+import (
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/expression/function/aggregation"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/go-mysql-server/sql/types"
+)
+
+// exactSums gives SUM and AVG of exact numbers MySQL's exact DECIMAL
+// results (RULE-3): the aggregate over an integer reads its argument as
+// DECIMAL(digits, 0) (so the sum is added in decimal, not float64), and
+// every reference to the aggregate's result takes MySQL's result type
+// (nullable: NULL over no rows).
+func exactSums(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	if qFlags != nil && !qFlags.IsSet(sql.QFlagAggregation) && !qFlags.IsSet(sql.QFlagAnyAgg) {
+		return n, transform.SameTree, nil
+	}
+	retype := map[sql.ColumnId]sql.Type{}
+	n, same, err := transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		gb, ok := n.(*plan.GroupBy)
+		if !ok {
+			return n, transform.SameTree, nil
+		}
+		sel := make([]sql.Expression, len(gb.SelectedExprs))
+		changed := false
+		for i, e := range gb.SelectedExprs {
+			sel[i] = e
+			if ne, typ, ok := exactAggregate(e); ok {
+				sel[i], changed = ne, true
+				retype[ne.(sql.IdExpression).Id()] = typ
+			}
+		}
+		if !changed {
+			return n, transform.SameTree, nil
+		}
+		ng := *gb
+		ng.SelectedExprs = sel
+		return &ng, transform.NewTree, nil
+	})
+	if err != nil || len(retype) == 0 {
+		return n, same, err
+	}
+	return transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		gf, ok := e.(*expression.GetField)
+		if !ok {
+			return e, transform.SameTree, nil
+		}
+		typ, ok := retype[gf.Id()]
+		if !ok || gf.Type() != types.Float64 {
+			return e, transform.SameTree, nil
+		}
+		ngf := expression.NewGetFieldWithTable(gf.Index(), int(gf.TableId()), typ, gf.Database(), gf.Table(), gf.Name(), true).
+			WithQuotedNames(sql.GlobalSchemaFormatter, gf.IsQuotedIdentifier()).WithId(gf.Id())
+		return ngf.(sql.Expression), transform.NewTree, nil
+	})
+}
+
+// exactAggregate rewrites SUM(x) / AVG(x) of an integer or decimal x and
+// returns MySQL's result type: SUM DECIMAL(p+22, s), AVG DECIMAL(p+4, s+4)
+// (precision at most 65, scale at most 30).
+func exactAggregate(e sql.Expression) (sql.Expression, sql.Type, bool) {
+	var child sql.Expression
+	var avg bool
+	switch a := e.(type) {
+	case *aggregation.Sum:
+		if a.Window() != nil {
+			return e, nil, false
+		}
+		child = a.Child
+	case *aggregation.Avg:
+		if a.Window() != nil {
+			return e, nil, false
+		}
+		child, avg = a.Child, true
+	default:
+		return e, nil, false
+	}
+	typ, ok := ExactAggregateType(child.Type(), avg)
+	if !ok {
+		return e, nil, false
+	}
+	if types.IsInteger(child.Type()) {
+		child = expression.NewConvertWithLengthAndScale(child, expression.ConvertToDecimal, intDigits(child.Type()), 0)
+	}
+	ne, err := e.(sql.Expression).WithChildren(child)
+	if err != nil {
+		return e, nil, false
+	}
+	ne = ne.(sql.IdExpression).WithId(e.(sql.IdExpression).Id()).(sql.Expression)
+	return ne, typ, true
+}
+
+// ExactAggregateType is MySQL's type of SUM (avg false) or AVG of a value
+// of type t, when t is an integer or DECIMAL type (RULE-3).
+func ExactAggregateType(t sql.Type, avg bool) (sql.Type, bool) {
+	var prec, scale int
+	switch {
+	case types.IsDecimal(t):
+		dt := t.(sql.DecimalType)
+		prec, scale = int(dt.Precision()), int(dt.Scale())
+	case types.IsInteger(t):
+		prec = intDigits(t)
+	default:
+		return nil, false
+	}
+	if avg {
+		prec, scale = prec+4, scale+4
+	} else {
+		prec += 22
+	}
+	typ, err := types.CreateDecimalType(uint8(min(prec, 65)), uint8(min(scale, 30)))
+	return typ, err == nil
+}
+
+// intDigits is the number of decimal digits of an integer type's range.
+func intDigits(t sql.Type) int {
+	switch t {
+	case types.Int8, types.Uint8:
+		return 3
+	case types.Int16, types.Uint16:
+		return 5
+	case types.Int24, types.Uint24:
+		return 8
+	case types.Int32, types.Uint32:
+		return 10
+	case types.Uint64:
+		return 20
+	}
+	return 19
+}
