@@ -59,9 +59,11 @@
 //   - the warnings: after each statement the harness runs SHOW WARNINGS
 //     and compares the list of "Level Code" (Error-level entries dropped:
 //     the error itself is already compared). Not after statements that are
-//     themselves SHOW WARNINGS / SHOW ERRORS.
+//     themselves SHOW WARNINGS / SHOW ERRORS. When a script runs SHOW
+//     WARNINGS / SHOW ERRORS itself, its Message column is left out of the
+//     comparison (server prose; Level and Code are compared).
 //
-// Column types: JSON is compared as LONGTEXT (MariaDB's JSON is LONGTEXT).
+// Column types: JSON is compared as TEXT (MariaDB's JSON is a LONGTEXT column).
 // Unless the file says @exact-types, integer types are compared as INT or
 // UNSIGNED INT, character strings as TEXT and byte strings as BLOB: the
 // wire type of an expression follows from its computed maximum length,

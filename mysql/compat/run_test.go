@@ -49,19 +49,30 @@ func (o *outcome) render(st *statement) []string {
 	var out []string
 	switch {
 	case o.hasRows:
-		cols := make([]string, len(o.cols))
+		// SHOW WARNINGS / SHOW ERRORS: the Message column is server prose.
+		skip := make([]bool, len(o.cols))
+		if isShowWarnings(st.text) {
+			for i, c := range o.cols {
+				skip[i] = strings.EqualFold(c, "Message")
+			}
+		}
+		var cols []string
 		for i := range o.cols {
-			cols[i] = o.cols[i] + " " + o.types[i]
+			if !skip[i] {
+				cols = append(cols, o.cols[i]+" "+o.types[i])
+			}
 		}
 		out = append(out, "columns: "+strings.Join(cols, ", "))
 		rows := make([]string, len(o.rows))
 		for i, r := range o.rows {
-			vals := make([]string, len(r))
+			var vals []string
 			for j, v := range r {
-				if v == nil {
-					vals[j] = "NULL"
-				} else {
-					vals[j] = strconv.Quote(*v)
+				switch {
+				case skip[j]:
+				case v == nil:
+					vals = append(vals, "NULL")
+				default:
+					vals = append(vals, strconv.Quote(*v))
 				}
 			}
 			rows[i] = "(" + strings.Join(vals, ", ") + ")"
@@ -94,8 +105,9 @@ func (o *outcome) renderWarnings(st *statement) []string {
 // Only wire types that legitimately differ between MySQL 8.0 (which strata
 // follows) and MariaDB for the same value are merged:
 //
-//   - JSON -> LONGTEXT: MariaDB has no JSON wire type (its JSON is LONGTEXT
-//     with a json_valid CHECK; JSON functions return LONGTEXT).
+//   - JSON -> TEXT: MariaDB has no JSON wire type (its JSON is LONGTEXT with
+//     a json_valid CHECK, sent like every TEXT column as type BLOB, which
+//     the driver names TEXT).
 //
 // Unless the script asks for @exact-types, also:
 //
@@ -110,7 +122,7 @@ func (o *outcome) renderWarnings(st *statement) []string {
 // Column types of tables are compared exactly in the @exact-types scripts.
 func normalizeType(t string, exact bool) string {
 	if t == "JSON" {
-		t = "LONGTEXT"
+		t = "TEXT"
 	}
 	if exact {
 		return t

@@ -1,0 +1,27 @@
+-- @exact-types
+-- Result column types of plain table columns, compared exactly (no
+-- integer or string merging): the wire type clients decode by.
+
+CREATE TABLE ty (
+  id INT PRIMARY KEY,
+  ti TINYINT, tiu TINYINT UNSIGNED, si SMALLINT, siu SMALLINT UNSIGNED, mi MEDIUMINT, miu MEDIUMINT UNSIGNED,
+  i INT, iu INT UNSIGNED, bi BIGINT, biu BIGINT UNSIGNED,
+  d DECIMAL(10,2), f FLOAT, db DOUBLE,
+  c CHAR(3), vc VARCHAR(10), tt TINYTEXT, t TEXT, mt MEDIUMTEXT, lt LONGTEXT,
+  bn BINARY(3), vb VARBINARY(10), tb TINYBLOB, b BLOB, mb MEDIUMBLOB, lb LONGBLOB,
+  dt DATE, tm TIME, dtm DATETIME, ts TIMESTAMP NULL, y YEAR,
+  e ENUM('a', 'b'), st SET('a', 'b'), j JSON, bt BIT(8), bo BOOL
+);
+INSERT INTO ty (id) VALUES (1);
+INSERT INTO ty VALUES (2, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1.25, 1.5, 2.5, 'c', 'vc', 'tt', 't', 'mt', 'lt', 'bn', 'vb', 'tb', 'b', 'mb', 'lb', '2024-01-02', '03:04:05', '2024-01-02 03:04:05', '2024-01-02 03:04:05', 2024, 'a', 'a,b', '[1]', b'101', TRUE);
+SELECT id, ti, tiu, si, siu, mi, miu, i, iu, bi, biu FROM ty ORDER BY id;
+SELECT id, d, f, db FROM ty ORDER BY id;
+SELECT id, c, vc, tt, t, mt, lt FROM ty ORDER BY id;
+SELECT id, bn, vb, tb, b, mb, lb FROM ty ORDER BY id;
+SELECT id, dt, tm, dtm, ts, y FROM ty ORDER BY id;
+SELECT id, e, st, j, bo FROM ty ORDER BY id;
+SELECT bt FROM ty WHERE id = 2;
+SELECT * FROM ty WHERE id = 2;
+CREATE TABLE tyk (a INT NOT NULL, b VARCHAR(5) NOT NULL, c INT, PRIMARY KEY (a, b), UNIQUE KEY uc (c));
+INSERT INTO tyk VALUES (1, 'x', NULL), (1, 'y', 5);
+SELECT * FROM tyk ORDER BY a, b;
