@@ -17,6 +17,9 @@
 #   --pattern GLOB   case-name glob (repeatable, or comma separated; default: the DML/DDL/
 #                    types/functions/joins/transactions set below)
 #   --suite NAME     mysql-test suite directory (default main)
+#   --stop-on-error  stop a case at its first failing statement (mtr's way; faster)
+#                    instead of running it through (--continue-on-error) to count
+#                    the output lines and statements strata gets right
 #   --limit N        run at most N cases (after sorting)
 #
 # Environment: STRATA_BIN (use this binary instead of building ./cmd/strata),
@@ -36,7 +39,7 @@ DEFAULT_PATTERNS='insert*,update*,delete*,select*,join*,type_*,func_*,create*,al
 die() { echo "run.sh: $*" >&2; exit 2; }
 log() { echo "run.sh: $*" >&2; }
 
-usage() { sed -n '2,27p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
+usage() { sed -n '2,/^[^#]/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit "${1:-2}"; }
 
 SUITE=
 OUT=
@@ -48,6 +51,7 @@ TIMEOUT=
 PATTERNS=
 MTR_SUITE=main
 LIMIT=0
+STOP_ON_ERROR=0
 while (($#)); do
 	case $1 in
 	gosqldriver | mariadb-test) [[ -z $SUITE ]] || die "one suite at a time"; SUITE=$1 ;;
@@ -63,6 +67,7 @@ while (($#)); do
 	--pattern=*) PATTERNS+=${PATTERNS:+,}${1#*=} ;;
 	--suite) MTR_SUITE=${2:?--suite NAME}; shift ;;
 	--suite=*) MTR_SUITE=${1#*=} ;;
+	--stop-on-error) STOP_ON_ERROR=1 ;;
 	--limit) LIMIT=${2:?--limit N}; shift ;;
 	--limit=*) LIMIT=${1#*=} ;;
 	-h | --help) usage 0 ;;
@@ -198,6 +203,21 @@ restart() { # NAME: after a crash or a hang
 	log "restarting $1"
 	stop_server "$1"
 	start "$1"
+}
+
+# panics FILE [OFFSET]: the panics strata's log reports (recovered by the
+# server, the client loses its connection), one line each: message @ first
+# non-runtime frame.
+panics() {
+	tail -c +$((${2:-0} + 1)) "$1" 2>/dev/null | REPO=$REPO perl -ne '
+		next unless /caught panic:\\n(.*?)\\n(.*?)"$/; my ($m, $st) = ($1, $2);
+		my $at = "";
+		for my $f ($st =~ /(\/[^\s()]+\.go:\d+)/g) {
+			next if $f =~ m{/usr/local/go/|/runtime/};
+			($at = $f) =~ s{^.*/pkg/mod/}{}; $at =~ s{^\Q$ENV{REPO}\E/}{};
+			last;
+		}
+		print "strata panicked: $m @ $at\n";'
 }
 
 server_version() { sql "$1" 'SELECT VERSION()' 2>/dev/null || echo "?"; }
@@ -462,33 +482,15 @@ mt_setup() {
 		log "$1: could not create mtr.add_suppression"
 }
 
-# mt_reason LOG: one line saying why a case failed (see docs/COMPATIBILITY.md)
-mt_reason() {
-	perl -0777 -ne '
-		my $inc = /In included file "([^"]+)"/ ? "[in $1] " : "";
-		if (/At line \d+: (query .*?) failed with wrong errno (\S+) \((\d+)\): (.*?), instead of (\S+) \((\d+)\)\.\.\./s) {
-			$r = "wrong error: got $2 ($3) $4, expected $5 ($6) | $1";
-		} elsif (/At line \d+: (query .*?) succeeded - should have failed with errno (\S+) \((\d+)\)/s) {
-			$r = "no error: expected $2 ($3) | $1";
-		} elsif (/At line \d+: (query .*?) failed: (\S+) \((\d+)\): (.*?)\n/s) {
-			$r = "error: $2 ($3) $4 | $1";
-		} elsif (/Result (content|length) mismatch/) {
-			my ($first) = /^(?:[-+](?![-+])).*$/m ? ($&) : ("");
-			$r = "result mismatch | first diff line: $first";
-		} elsif (/^mysqltest: (.*)$/m) {
-			$r = $1;
-		} elsif (/(\S.*)/) {
-			$r = $1;
-		}
-		$r = $inc . $r; $r =~ s/[\t\r\n]+/ /g; $r = substr($r, 0, 400);
-		print "$r\n";' "$1"
-}
-
 # mt_run_case SERVER CASE: sets CASE_STATUS (pass fail skip timeout crash); not
 # to be called in a subshell (it may restart the server).
 mt_run_case() {
-	local s=$1 c=$2 logf=$RES/logs/$1/$2.log rc=0
+	local s=$1 c=$2 logf=$RES/logs/$1/$2.log rc=0 coe=--continue-on-error
+	((STOP_ON_ERROR)) && coe=
 	CASE_STATUS=fail
+	rm -f "$WORK/var/log/$c.log"
+	local logsize
+	logsize=$(stat -c %s "$WORK/$s.log" 2>/dev/null || echo 0)
 	if ! mt_reset "$s"; then
 		log "$s: reset failed before $c"
 		restart "$s"
@@ -504,21 +506,32 @@ mt_run_case() {
 		export MYSQL_CHECK="mariadb-check $cli" MYSQL_IMPORT="mariadb-import $cli" MYSQL_SHOW="mariadb-show $cli"
 		exec timeout -k 5 "$TIMEOUT" mariadb-test --no-defaults --protocol=tcp --host=127.0.0.1 --port="${PORT[$s]}" \
 			--user=root --database=test --basedir="$MTR/" --tmpdir="$WORK/var/tmp" \
-			--logdir="$WORK/var/log" --silent --tail-lines=20 \
+			--logdir="$WORK/var/log" --silent --tail-lines=20 $coe \
 			--test-file="$SUITE_REL/$c.test" --result-file="$SUITE_REL/$c.result"
 	) >"$logf" 2>&1 </dev/null || rc=$?
-	if ! alive "$s"; then
-		echo "run.sh: the server died during this case" >>"$logf"
-		CASE_STATUS=crash
-		restart "$s"
-		return
-	fi
 	case $rc in
 	0) CASE_STATUS=pass ;;
 	62) CASE_STATUS=skip ;;
 	124 | 137) echo "run.sh: time limit (${TIMEOUT}s)" >>"$logf"; CASE_STATUS=timeout ;;
 	*) CASE_STATUS=fail ;;
 	esac
+	if ! alive "$s"; then
+		echo "run.sh: the server died during this case" >>"$logf"
+		CASE_STATUS=died
+		restart "$s"
+	elif [[ $CASE_STATUS == timeout ]]; then
+		# a statement still running may hold locks the next case's DROP
+		# DATABASE would wait for
+		restart "$s"
+	fi
+	[[ $s == strata ]] && panics "$WORK/strata.log" "$logsize" | sed 's/^/run.sh: /' >>"$logf"
+	CASE_INFO=$'0\t0\t0\t'
+	if [[ $CASE_STATUS != pass ]]; then
+		CASE_INFO=$(perl "$SUITES_DIR/mtr-log.pl" summary "$logf" "$SUITE_DIR/$c.result" "$WORK/var/log/$c.log")
+		perl "$SUITES_DIR/mtr-log.pl" causes "$c" "$logf" >>"$RES/causes.$s.tsv"
+	else
+		CASE_INFO=$(wc -l <"$SUITE_DIR/$c.result")$'\t0\t0\t'
+	fi
 }
 
 suite_mariadb_test() {
@@ -536,22 +549,26 @@ suite_mariadb_test() {
 		--histogram-type=json_hb --open-files-limit=1024 --innodb-buffer-pool-size=64M
 		--innodb-log-file-size=64M --innodb-flush-log-at-trx-commit=2 --log-basename=mysqld
 		--max-connections=200)
-	local cases=() c
+	local cases=() c s
 	mapfile -t cases < <(mt_list_cases "$SUITE_DIR")
 	((${#cases[@]})) || die "no cases match"
-	for s in "${SERVERS[@]}"; do start "$s"; mt_setup "$s"; done
+	for s in "${SERVERS[@]}"; do
+		start "$s"
+		mt_setup "$s"
+		: >"$RES/causes.$s.tsv"
+	done
 	log "mariadb-test: ${#cases[@]} cases from $SUITE_DIR on ${SERVERS[*]} (limit ${TIMEOUT}s each)"
-	local -A st=()
+	local -A st=() info=()
 	local n=0 t0=$SECONDS
 	for c in "${cases[@]}"; do
 		n=$((n + 1))
 		if [[ ! -f $SUITE_DIR/$c.test || ! -f $SUITE_DIR/$c.result ]]; then
-			for s in "${SERVERS[@]}"; do st[$s,$c]=noresult; done
+			for s in "${SERVERS[@]}"; do st[$s,$c]=noresult info[$s,$c]=$'0\t0\t0\tno .test or .result file'; done
 			continue
 		fi
 		for s in "${SERVERS[@]}"; do
 			mt_run_case "$s" "$c"
-			st[$s,$c]=$CASE_STATUS
+			st[$s,$c]=$CASE_STATUS info[$s,$c]=$CASE_INFO
 		done
 		printf '[%d/%d %ds] %s: %s\n' "$n" "${#cases[@]}" $((SECONDS - t0)) "$c" \
 			"$(for s in "${SERVERS[@]}"; do printf '%s=%s ' "$s" "${st[$s,$c]}"; done)" >&2
@@ -562,13 +579,13 @@ suite_mariadb_test() {
 			[[ ${st[strata,$c]} == pass ]] && continue
 			log "retrying $c once"
 			mt_run_case strata "$c"
-			st[strata,$c]=$CASE_STATUS
+			st[strata,$c]=$CASE_STATUS info[strata,$c]=$CASE_INFO
 			[[ ${st[strata,$c]} == pass ]] || failed+=("$c")
 		done
 		if ((${#failed[@]})); then
 			echo "mariadb-test: ${#failed[@]} of ${#cases[@]} expected-to-pass cases no longer pass on strata:"
 			for c in "${failed[@]}"; do
-				printf '  %s (%s): %s\n' "$c" "${st[strata,$c]}" "$(mt_reason "$RES/logs/strata/$c.log")"
+				printf '  %s (%s): %s\n' "$c" "${st[strata,$c]}" "$(cut -f4 <<<"${info[strata,$c]}")"
 			done
 			echo "logs: $RES/logs/strata/"
 			exit 1
@@ -576,18 +593,21 @@ suite_mariadb_test() {
 		echo "mariadb-test: all ${#cases[@]} expected-to-pass cases pass on strata $STRATA_COMMIT"
 		return
 	fi
+	# results.tsv: per case the status on each server; expected = lines of the
+	# .result file, missing = expected lines a server did not reproduce,
+	# errors = statements that failed (or failed differently than expected).
 	{
-		printf 'case\tstrata\tmariadb\tnotes\tstrata_reason\tmariadb_reason\n'
+		printf 'case\tstrata\tmariadb\tnotes\texpected\tstrata_missing\tstrata_errors\tmariadb_missing\tmariadb_errors\tstrata_reason\tmariadb_reason\n'
 		for c in "${cases[@]}"; do
-			local notes=() rs= rm=
+			local notes=() is im=$'-\t-\t-\t'
 			[[ -f $SUITE_DIR/$c.opt || -f $SUITE_DIR/$c-master.opt ]] && notes+=(server-options)
 			[[ -f $SUITE_DIR/$c.combinations ]] && notes+=(combinations)
-			[[ ${st[strata,$c]} == pass || ! -f $RES/logs/strata/$c.log ]] || rs=$(mt_reason "$RES/logs/strata/$c.log")
-			if ((!STRATA_ONLY)); then
-				[[ ${st[mariadb,$c]} == pass || ! -f $RES/logs/mariadb/$c.log ]] || rm=$(mt_reason "$RES/logs/mariadb/$c.log")
-			fi
-			printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$c" "${st[strata,$c]}" "${st[mariadb,$c]:--}" \
-				"$(IFS=,; echo "${notes[*]}")" "$rs" "$rm"
+			is=${info[strata,$c]}
+			((STRATA_ONLY)) || im=${info[mariadb,$c]}
+			IFS=$'\t' read -r e1 m1 n1 r1 <<<"$is"
+			IFS=$'\t' read -r e2 m2 n2 r2 <<<"$im"
+			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$c" "${st[strata,$c]}" "${st[mariadb,$c]:--}" \
+				"$(IFS=,; echo "${notes[*]}")" "$e1" "$m1" "$n1" "$m2" "$n2" "$r1" "$r2"
 		done
 	} >"$RES/results.tsv"
 	mt_summary | tee "$RES/summary.txt"
@@ -603,40 +623,68 @@ suite_mariadb_test() {
 }
 
 mt_summary() {
-	local r=$RES/results.tsv
-	echo "mariadb-test replay of $SUITE_REL ($(awk 'NR > 1' "$r" | wc -l) cases, patterns ${PATTERNS:-default}); strata $STRATA_COMMIT"
+	local r=$RES/results.tsv ref='$3 == "pass"' scope="cases that pass on MariaDB"
+	if ((STRATA_ONLY)); then ref=1 scope="all cases"; fi
+	echo "mariadb-test replay of $SUITE_REL ($(awk 'NR > 1' "$r" | wc -l) cases, patterns ${PATTERNS:-default}$( ((LIMIT)) && echo ", limit $LIMIT")); strata $STRATA_COMMIT"
 	((STRATA_ONLY)) || echo "MariaDB $(server_version mariadb)"
 	echo
-	printf '%-8s %6s %6s %6s %8s %6s\n' server pass fail skip timeout crash
+	printf '%-8s %6s %6s %6s %8s %6s\n' server pass fail skip timeout died
 	awk -F'\t' 'NR > 1 { for (i = 2; i <= 3; i++) n[i, $i]++ } END {
 		split("strata mariadb", nm, " ")
 		for (i = 2; i <= 3; i++) if (n[i, "-"] == 0)
-			printf "%-8s %6d %6d %6d %8d %6d\n", nm[i - 1], n[i, "pass"], n[i, "fail"], n[i, "skip"], n[i, "timeout"], n[i, "crash"] }' "$r"
+			printf "%-8s %6d %6d %6d %8d %6d\n", nm[i - 1], n[i, "pass"], n[i, "fail"], n[i, "skip"], n[i, "timeout"], n[i, "died"] }' "$r"
 	if ((!STRATA_ONLY)); then
 		echo
 		awk -F'\t' 'NR > 1 { s = $2 == "pass"; m = $3 == "pass"; n[s, m]++ } END {
 			printf "pass on both: %d, only MariaDB: %d, only strata: %d, neither: %d\n", n[1,1], n[0,1], n[1,0], n[0,0] }' "$r"
 	fi
 	echo
-	echo "strata failure causes (cases that pass on MariaDB; one line per cause, the count, examples):"
-	mt_causes "$r" '$3 == "pass" && $2 != "pass"'
+	echo "On the $scope:"
+	awk -F'\t' "NR > 1 && $ref"' { e += $5; m += $6; err += $7 } END {
+		printf "  strata reproduces %d of %d expected output lines (%.1f%%); %d statements fail on strata or fail differently\n",
+			e - m, e, e ? 100 * (e - m) / e : 0, err }' "$r"
 	echo
-	echo "results: $r; logs: $RES/logs/"
+	echo "What stops strata first, per case ($scope, grouped; count, examples):"
+	awk -F'\t' "NR > 1 && $ref"' && $2 != "pass" { print $1 "\t" $2 "\t" $10 }' "$r" | mt_group_first
+	echo
+	echo "All statements failing on strata in those cases, grouped by error (cases, statements, examples):"
+	awk -F'\t' 'FNR == NR { if (FNR > 1 && ('"$ref"')) ok[$1] = 1; next } ($1 in ok)' "$r" "$RES/causes.strata.tsv" |
+		mt_group_all 60
+	echo
+	echo "results: $r; logs: $RES/logs/; failing statements: $RES/causes.strata.tsv"
 }
 
-# mt_causes RESULTS AWK-CONDITION: group strata reasons by a normalised cause
-mt_causes() {
-	awk -F'\t' "NR > 1 && ($2) { print \$1 \"\t\" \$2 \"\t\" \$5 }" "$1" | perl -F'\t' -lane '
+# stdin: case<TAB>status<TAB>reason; groups by the reason without its statement
+mt_group_first() {
+	perl -F'\t' -lane '
 		my ($c, $st, $r) = @F;
-		my $k = $st eq "fail" ? $r : $st;
-		$k =~ s/ \| .*//;                       # drop the statement
-		$k =~ s/at position \d+ //;
-		$k =~ s/You have an error in your SQL syntax; //;
-		$k =~ s/^\[in [^]]*\] // unless $k =~ /^\[in \.\/include\//;
-		$k = substr($k, 0, 160);
-		$n{$k}++; push @{$ex{$k}}, $c if @{$ex{$k} || []} < 4;
+		my $k = $st eq "fail" ? $r : "$st: $r";
+		$k =~ s/ \| query .*//;
+		$k =~ s/^result differs: .*/result differs (no statement failed; see the diff in the log)/;
+		$n{$k}++; push @{$ex{$k}}, $c if @{$ex{$k} || []} < 5;
 		END { for (sort { $n{$b} <=> $n{$a} || $a cmp $b } keys %n) {
 			printf "  %3d  %s\n       e.g. %s\n", $n{$_}, $_, join(", ", @{$ex{$_}}) } }'
+}
+
+# stdin: causes lines (case kind cause statement); groups by kind+cause
+mt_group_all() {
+	perl -F'\t' -lane '
+		BEGIN { $max = shift @ARGV }
+		my ($c, $kind, $cause, $stmt) = @F;
+		my $k = $kind eq "result" ? "[result] $cause" : $cause;
+		$k =~ s/^\[[^\]]*\] // unless $kind eq "result";
+		$stmts{$k}++; $cases{$k}{$c} = 1;
+		push @{$ex{$k}}, ($stmt ne "" ? "$c: " . substr($stmt, 0, 120) : $c) if !$excase{$k}{$c}++ && @{$ex{$k} || []} < 3;
+		END {
+			my @k = sort { keys %{$cases{$b}} <=> keys %{$cases{$a}} || $stmts{$b} <=> $stmts{$a} || $a cmp $b } keys %stmts;
+			my $i = 0;
+			for (@k) {
+				last if ++$i > $max;
+				printf "  %3d %4d  %s\n", scalar(keys %{$cases{$_}}), $stmts{$_}, $_;
+				print "            e.g. $_" for @{$ex{$_}};
+			}
+			printf "  ... %d more causes (see the causes file)\n", @k - $max if @k > $max;
+		}' "$1"
 }
 
 case $SUITE in
