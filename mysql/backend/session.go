@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"strings"
 	"sync/atomic"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/mysql_db"
 	"github.com/dolthub/vitess/go/mysql"
 
 	"strata/btree"
@@ -34,6 +36,8 @@ import (
 // leaves a table behind in go-mysql-server; StatementDone drops it.
 
 var ioEOF = io.EOF
+
+var allPrivileges = mysql_db.NewPrivilegeSetWithAllPrivileges()
 
 // Session is a client connection's state.
 type Session struct {
@@ -278,6 +282,12 @@ func (b *Backend) SessionBuilder() func(ctx context.Context, conn *mysql.Conn, a
 		}
 		client := sql.Client{Address: host, User: user, Capabilities: conn.Capabilities}
 		s := b.NewSession(sql.NewBaseSessionWithClientServer(addr, client, conn.ConnectionID))
+		// SES-6 go-mysql-server's grant tables are disabled (every check
+		// passes), but information_schema lists views, triggers and
+		// routines only to a session holding a privilege set: give it all
+		// privileges, under a counter go-mysql-server's own grant cache
+		// never reaches (so enabling grant tables recomputes it).
+		s.SetPrivilegeSet(allPrivileges, math.MaxUint64)
 		b.sessMu.Lock()
 		b.sessions[conn.ConnectionID] = s
 		b.sessMu.Unlock()

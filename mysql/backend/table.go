@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"hash/fnv"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -86,6 +88,7 @@ func openTableDef(ctx *sql.Context, d *Database, def *tableDef, _ any) (*table, 
 			DatabaseSource: d.name, AutoIncrement: cd.AutoIncrement, Comment: cd.Comment}
 		c.Default, c.OnUpdate = columnExpr(cd.Default), columnExpr(cd.OnUpdate)
 		c.Generated, c.Virtual = columnExpr(cd.Generated), cd.Virtual
+		c.Extra = columnExtra(cd)
 		if cd.AutoIncrement {
 			t.autoCol = i
 			c.Extra = "auto_increment"
@@ -112,6 +115,35 @@ func openTableDef(ctx *sql.Context, d *Database, def *tableDef, _ any) (*table, 
 		t.indexes = append(t.indexes, &index{t: t, def: ixd, cols: ixd.Columns})
 	}
 	return t, nil
+}
+
+// columnExtra is the column's Extra in SHOW COLUMNS and
+// information_schema.COLUMNS, as MySQL 8 writes it (dump tools leave
+// generated columns out of their INSERTs by it).
+func columnExtra(cd columnDef) string {
+	var parts []string
+	switch {
+	case cd.Generated != "" && cd.Virtual:
+		parts = append(parts, "VIRTUAL GENERATED")
+	case cd.Generated != "":
+		parts = append(parts, "STORED GENERATED")
+	case cd.Default != "" && !isLiteralDefault(cd.Default):
+		parts = append(parts, "DEFAULT_GENERATED")
+	}
+	if cd.OnUpdate != "" {
+		parts = append(parts, "on update "+cd.OnUpdate)
+	}
+	return strings.Join(parts, " ")
+}
+
+// isLiteralDefault: a default that is a constant (NULL, a number, a
+// quoted string), not an expression or function.
+func isLiteralDefault(s string) bool {
+	if s == "NULL" || strings.HasPrefix(s, "'") || strings.HasPrefix(s, "\"") {
+		return true
+	}
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
 }
 
 func (t *table) checkKeyColumns(name string, cols, suffix []int) error {
@@ -458,13 +490,23 @@ func (tb *Table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, 
 // ---- index access ----
 
 // GetIndexes implements sql.IndexAddressable.
+//
+// It lists the current definition's indexes (same table id, so the same
+// rows): CREATE TABLE adds its indexes and then its foreign keys through
+// one resolved table, and a foreign key reuses an index declared before
+// it (KEY fk (c), CONSTRAINT fk FOREIGN KEY (c): what SHOW CREATE TABLE
+// and dumps print) only if it sees it.
 func (tb *Table) GetIndexes(ctx *sql.Context) ([]sql.Index, error) {
-	var out []sql.Index
-	if !tb.t.keyless() {
-		out = append(out, &Index{t: tb.t})
+	t := tb.t
+	if cur, err := tb.current(); err == nil {
+		t = cur
 	}
-	for _, ix := range tb.t.indexes {
-		out = append(out, &Index{t: tb.t, ix: ix})
+	var out []sql.Index
+	if !t.keyless() {
+		out = append(out, &Index{t: t})
+	}
+	for _, ix := range t.indexes {
+		out = append(out, &Index{t: t, ix: ix})
 	}
 	return out, nil
 }

@@ -283,3 +283,29 @@ func TestAggregatesAndUnions(t *testing.T) {
 		t.Fatalf("SUM(DECIMAL) column type %s, want DECIMAL", ct[0].DatabaseTypeName())
 	}
 }
+
+// SES-6 and what dump tools read: information_schema lists views and
+// triggers, SHOW COLUMNS says which columns are generated, and the CREATE
+// TABLE that SHOW CREATE TABLE prints for a named foreign key runs again.
+func TestMetadataForDumpTools(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE t(id INT PRIMARY KEY, v INT, g INT AS (v * 2) STORED, ts TIMESTAMP NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP)")
+	mustExec(t, c, "CREATE VIEW v1 AS SELECT id FROM t")
+	mustExec(t, c, "CREATE TRIGGER trg BEFORE INSERT ON t FOR EACH ROW SET NEW.v = NEW.v + 1")
+	wantRows(t, c, "SELECT TABLE_NAME FROM information_schema.VIEWS WHERE TABLE_SCHEMA = 'd'", "v1")
+	wantRows(t, c, "SELECT TRIGGER_NAME, EVENT_MANIPULATION FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = 'd'", "trg|INSERT")
+	wantRows(t, c, "SELECT COLUMN_NAME, EXTRA FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'd' AND TABLE_NAME = 't' ORDER BY ORDINAL_POSITION",
+		"id|", "v|", "g|STORED GENERATED", "ts|DEFAULT_GENERATED on update CURRENT_TIMESTAMP")
+
+	mustExec(t, c, "CREATE TABLE p(id INT PRIMARY KEY)")
+	mustExec(t, c, "CREATE TABLE ch(id INT, pid INT, CONSTRAINT fk_a FOREIGN KEY (pid) REFERENCES p(id))")
+	var name, ddl string
+	if err := c.QueryRow("SHOW CREATE TABLE ch").Scan(&name, &ddl); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, c, "DROP TABLE ch")
+	mustExec(t, c, ddl)
+	wantRows(t, c, "SELECT INDEX_NAME FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = 'd' AND TABLE_NAME = 'ch'", "fk_a")
+}
