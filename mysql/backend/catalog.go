@@ -56,9 +56,35 @@ func columnDefOf(c *sql.Column, coll sql.CollationID) columnDef {
 	if tc, ok := c.Type.(sql.TypeWithCollation); ok {
 		typStr = tc.StringWithTableCollation(coll)
 	}
+	typStr = quoteMembers(c.Type, typStr)
 	return columnDef{Name: c.Name, Type: typStr, Nullable: c.Nullable, AutoIncrement: c.AutoIncrement,
 		Comment: c.Comment, Default: exprText(c.Default), OnUpdate: exprText(c.OnUpdate),
 		Generated: exprText(c.Generated), Virtual: c.Virtual}
+}
+
+// quoteMembers rewrites the member list of an ENUM or SET type string with
+// quotes doubled: go-mysql-server prints enum('a','b'c'), which does not
+// parse again.
+func quoteMembers(t sql.Type, typStr string) string {
+	var vals []string
+	switch et := t.(type) {
+	case sql.EnumType:
+		vals = et.Values()
+	case sql.SetType:
+		vals = et.Values()
+	default:
+		return typStr
+	}
+	open := strings.IndexByte(typStr, '(')
+	plain := "('" + strings.Join(vals, "','") + "')"
+	if open < 0 || !strings.HasPrefix(typStr[open:], plain) {
+		return typStr
+	}
+	quoted := make([]string, len(vals))
+	for i, v := range vals {
+		quoted[i] = strings.ReplaceAll(v, "'", "''")
+	}
+	return typStr[:open] + "('" + strings.Join(quoted, "','") + "')" + typStr[open+len(plain):]
 }
 
 // exprText is the text of a column's default, ON UPDATE or generated

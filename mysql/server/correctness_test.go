@@ -309,3 +309,17 @@ func TestMetadataForDumpTools(t *testing.T) {
 	mustExec(t, c, ddl)
 	wantRows(t, c, "SELECT INDEX_NAME FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = 'd' AND TABLE_NAME = 'ch'", "fk_a")
 }
+
+// ENUM and SET members with quotes survive the catalog (and a restart).
+func TestEnumMembersWithQuotes(t *testing.T) {
+	dir := t.TempDir()
+	ts := startServer(t, dir)
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE en(id INT PRIMARY KEY, e ENUM('a','b''c') DEFAULT 'b''c', s SET('x','y''z') DEFAULT 'y''z')")
+	mustExec(t, c, "INSERT INTO en(id) VALUES (1)")
+	mustExec(t, c, "INSERT INTO en VALUES (2, 'a', 'x,y''z')")
+	ts.stop()
+	ts = startServer(t, dir)
+	wantRows(t, ts.open("d"), "SELECT e, s FROM en ORDER BY id", "b'c|y'z", "a|x,y'z")
+}
