@@ -47,6 +47,7 @@ type Backend struct {
 	fastSelects           atomic.Uint64
 	fastWrites            atomic.Uint64
 	fastTxControl         atomic.Uint64
+	generatedSeen         atomic.Bool // a table with a generated column was opened
 
 	sessMu   sync.Mutex
 	sessions map[uint32]*Session // by connection id (the server's fast path)
@@ -102,6 +103,10 @@ func (b *Backend) FastWrites() uint64 { return b.fastWrites.Load() }
 
 // Engine is the storage engine under this backend.
 func (b *Backend) Engine() *engine.DB { return b.db }
+
+// HasGeneratedColumns reports whether a table with a generated column has
+// been opened since start (statements that may name one get a closer look).
+func (b *Backend) HasGeneratedColumns() bool { return b.generatedSeen.Load() }
 
 func (b *Backend) load() error {
 	tx := b.db.Begin()

@@ -331,3 +331,28 @@ func (s *Session) TransactionState() (autocommit, inTransaction bool) {
 	inTransaction = s.GetIgnoreAutoCommit() || (!autocommit && s.tx != nil)
 	return autocommit, inTransaction
 }
+
+// GeneratedColumns returns, for table (in db, or in the session's current
+// database when db is empty), its column names and which are generated,
+// with ok false when the table does not exist or has no generated column.
+func (s *Session) GeneratedColumns(db, table string) (names []string, generated []bool, ok bool) {
+	if db == "" {
+		db = s.GetCurrentDatabase()
+	}
+	s.b.mu.RLock()
+	d := s.b.dbs[strings.ToLower(db)]
+	s.b.mu.RUnlock()
+	if d == nil {
+		return nil, nil, false
+	}
+	t := d.lookup(table)
+	if t == nil {
+		return nil, nil, false
+	}
+	for _, c := range t.def.Columns {
+		names = append(names, c.Name)
+		generated = append(generated, c.Generated != "")
+		ok = ok || c.Generated != ""
+	}
+	return names, generated, ok
+}

@@ -177,6 +177,11 @@ func openTable(ctx *sql.Context, d *Database, def *tableDef) (*table, error) {
 			return nil, fmt.Errorf("table %s index %s: %w", def.Name, ix.def.Name, err)
 		}
 	}
+	for _, c := range def.Columns {
+		if c.Generated != "" {
+			d.b.generatedSeen.Store(true)
+		}
+	}
 	return t, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Repros of wrong answers and broken schemas seen by applications
@@ -322,4 +323,25 @@ func TestEnumMembersWithQuotes(t *testing.T) {
 	ts.stop()
 	ts = startServer(t, dir)
 	wantRows(t, ts.open("d"), "SELECT e, s FROM en ORDER BY id", "b'c|y'z", "a|x,y'z")
+}
+
+// A table dumped by mariadb-dump from MariaDB loads: DEFAULT curdate()
+// without parentheses, and values for generated columns in a non-strict
+// session (MariaDB ignores them; MySQL 8 strict mode refuses: 3105).
+func TestMariaDBDumpForms(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c, err := ts.open("d").Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	mustExec(t, c, "CREATE TABLE `d1` (\n  `id` int(11) NOT NULL AUTO_INCREMENT,\n  `e` int(11) DEFAULT (1 + 1),\n"+
+		"  `g` int(11) GENERATED ALWAYS AS (`e` * 2) STORED,\n  `v` int(11) GENERATED ALWAYS AS (`e` + 1) VIRTUAL,\n"+
+		"  `dt` date DEFAULT curdate(),\n  PRIMARY KEY (`id`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci")
+	wantErrCode(t, c, 3105, "INSERT INTO d1 (id, e, g) VALUES (1, 10, 99)")
+	mustExec(t, c, "SET sql_mode = 'NO_AUTO_VALUE_ON_ZERO'")
+	mustExec(t, c, "INSERT INTO `d1` VALUES (1,10,20,11,'2020-01-02'),\n(2,3,0,0,NULL)")
+	mustExec(t, c, "INSERT INTO d1 (id, e, g) VALUES (3, 4, 99)")
+	wantRows(t, c, "SELECT id, e, g, v, DATE_FORMAT(dt, '%Y-%m-%d') FROM d1 ORDER BY id", "1|10|20|11|2020-01-02", "2|3|6|4|NULL", "3|4|8|5|"+time.Now().Format("2006-01-02"))
 }

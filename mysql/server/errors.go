@@ -95,6 +95,8 @@ var errorRules = []errorRule{
 	{1105, regexp.MustCompile(`^Incorrect datetime value: (.*)$`), 1292, "22007", "Incorrect datetime value: $1"},
 	{1105, regexp.MustCompile(`^Invalid JSON text(.*)$`), 3140, "22032", "Invalid JSON text$1"},
 	{1105, regexp.MustCompile(`^Check constraint "(.*)" violated$`), 3819, "HY000", "Check constraint '$1' is violated."},
+	{1105, regexp.MustCompile(`^The value specified for generated column "(.*)" in table "(.*)" is not allowed.$`), 3105, "HY000",
+		"The value specified for generated column '$1' in table '$2' is not allowed."},
 	{1105, regexp.MustCompile(`^an index with id "(.*)" has already been registered$`), 1061, "42000", "Duplicate key name '$1'"},
 	{1105, regexp.MustCompile(`^Duplicate key name '(.*)'$`), 1061, "42000", "Duplicate key name '$1'"},
 	{1105, regexp.MustCompile(`^(?:query was interrupted|context canceled)`), 1317, "70100", "Query execution was interrupted"},
@@ -124,19 +126,25 @@ func mapError(err error) error {
 	return err
 }
 
-// rewrite applies rewriteQuery for the session's sql_mode.
+// rewrite applies rewriteQuery and generatedValues for the session's
+// sql_mode.
 func (h *errorHandler) rewrite(c *mysql.Conn, query string) string {
-	escapes := true
-	if strings.IndexByte(query, '\\') >= 0 {
-		if s := h.b.SessionByConn(c.ConnectionID); s != nil {
-			if m, err := s.GetSessionVariable(nil, "sql_mode"); err == nil {
-				if ms, ok := m.(string); ok && strings.Contains(strings.ToUpper(ms), "NO_BACKSLASH_ESCAPES") {
-					escapes = false
-				}
-			}
+	s := h.b.SessionByConn(c.ConnectionID)
+	if s == nil {
+		return rewriteQuery(query, true)
+	}
+	mode := ""
+	if strings.IndexByte(query, '\\') >= 0 || h.b.HasGeneratedColumns() {
+		if m, err := s.GetSessionVariable(nil, "sql_mode"); err == nil {
+			mode, _ = m.(string)
+			mode = strings.ToUpper(mode)
 		}
 	}
-	return rewriteQuery(query, escapes)
+	query = rewriteQuery(query, !strings.Contains(mode, "NO_BACKSLASH_ESCAPES"))
+	if h.b.HasGeneratedColumns() && !strings.Contains(mode, "STRICT_") {
+		query = generatedValues(s, query)
+	}
+	return query
 }
 
 func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) error {

@@ -3,6 +3,10 @@ package server
 import (
 	"strconv"
 	"strings"
+
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+
+	"strata/mysql/backend"
 )
 
 // rewriteQuery corrects, in the statement text, what go-mysql-server
@@ -15,6 +19,10 @@ import (
 //   - In CREATE/ALTER, YEAR(4) is YEAR (its only display width), and
 //     BLOB(n) / TEXT(n) are the smallest BLOB / TEXT types holding n bytes
 //     / characters (utf8mb4: 4 bytes each), as MySQL defines them.
+//   - In CREATE/ALTER, DEFAULT f(...) (MariaDB's form, in its dumps:
+//     DEFAULT curdate()) is DEFAULT (f(...)), MySQL 8's expression default;
+//     CURRENT_TIMESTAMP, NOW, LOCALTIME and LOCALTIMESTAMP, which the
+//     parser takes bare, are left alone.
 //
 // Comments, quoted identifiers and the rest of the text are copied as
 // they are. The result is the input when nothing applies (no allocation).
@@ -80,6 +88,9 @@ func rewriteQuery(q string, backslashEscapes bool) string {
 			if ddl && (i == 0 || !isIdentByte(q[i-1])) {
 				if repl, end, ok := typeWidth(q, i, j); ok {
 					emit(i, repl, end-i)
+				} else if start, end, ok := defaultCall(q, i, j); ok {
+					emit(start, "("+q[start:end]+")", end-start)
+					j = end
 				}
 			}
 			i = j
@@ -114,6 +125,44 @@ func isDDL(q string) bool {
 		q = strings.TrimLeft(q[j+2:], " \t\r\n")
 	}
 	return len(q) >= 6 && (strings.EqualFold(q[:6], "create") || strings.EqualFold(q[:5], "alter"))
+}
+
+// defaultCall recognizes DEFAULT f(...) at q[i:j] (the word DEFAULT) and
+// returns the extent of f(...).
+func defaultCall(q string, i, j int) (start, end int, ok bool) {
+	if !strings.EqualFold(q[i:j], "DEFAULT") {
+		return 0, 0, false
+	}
+	k := j
+	for k < len(q) && (q[k] == ' ' || q[k] == '\t') {
+		k++
+	}
+	start = k
+	for k < len(q) && isIdentByte(q[k]) {
+		k++
+	}
+	name := strings.ToUpper(q[start:k])
+	if k == start || k >= len(q) || q[k] != '(' || name[0] >= '0' && name[0] <= '9' {
+		return 0, 0, false
+	}
+	switch name {
+	case "CURRENT_TIMESTAMP", "NOW", "LOCALTIME", "LOCALTIMESTAMP":
+		return 0, 0, false
+	}
+	depth := 0
+	for ; k < len(q); k++ {
+		switch q[k] {
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 {
+				return start, k + 1, true
+			}
+		case '\'', '"', '`':
+			return 0, 0, false // quoted arguments: left to the parser
+		}
+	}
+	return 0, 0, false
 }
 
 // typeWidth recognizes YEAR(n), BLOB(n) and TEXT(n) at q[i:j] (the word)
@@ -156,4 +205,82 @@ func typeWidth(q string, i, j int) (string, int, bool) {
 		prefix = "LONG"
 	}
 	return prefix + word, end, true
+}
+
+// generatedValues makes an INSERT or REPLACE that gives values for
+// generated columns, outside strict mode, write DEFAULT for them instead:
+// MariaDB ignores such values (with warning 1906) and mariadb-dump writes
+// every column, generated ones included, under sql_mode
+// NO_AUTO_VALUE_ON_ZERO. go-mysql-server refuses the statement in every
+// mode. The statement is parsed only when it is an INSERT or REPLACE and
+// some table has a generated column.
+func generatedValues(s *backend.Session, query string) string {
+	if !isInsert(query) {
+		return query
+	}
+	stmt, err := sqlparser.Parse(query)
+	if err != nil {
+		return query
+	}
+	ins, ok := stmt.(*sqlparser.Insert)
+	if !ok {
+		return query
+	}
+	values, ok := ins.Rows.(*sqlparser.AliasedValues)
+	if !ok {
+		return query
+	}
+	names, generated, ok := s.GeneratedColumns(ins.Table.DbQualifier.String(), ins.Table.Name.String())
+	if !ok {
+		return query
+	}
+	cols := make([]int, 0, len(names)) // ordinal of each listed column
+	if len(ins.Columns) == 0 {
+		for i := range names {
+			cols = append(cols, i)
+			ins.Columns = append(ins.Columns, sqlparser.NewColIdent(names[i]))
+		}
+	} else {
+		for _, c := range ins.Columns {
+			o := -1
+			for i, n := range names {
+				if c.EqualString(n) {
+					o = i
+				}
+			}
+			cols = append(cols, o)
+		}
+	}
+	changed := false
+	for _, row := range values.Values {
+		if len(row) != len(cols) {
+			return query
+		}
+		for i, o := range cols {
+			if o >= 0 && generated[o] {
+				if _, isDefault := row[i].(*sqlparser.Default); !isDefault {
+					row[i] = &sqlparser.Default{}
+					changed = true
+				}
+			}
+		}
+	}
+	if !changed {
+		return query
+	}
+	return sqlparser.String(ins)
+}
+
+// isInsert reports whether q, past blanks and comments, starts with INSERT
+// or REPLACE.
+func isInsert(q string) bool {
+	q = strings.TrimLeft(q, " \t\r\n")
+	for strings.HasPrefix(q, "/*") {
+		j := strings.Index(q, "*/")
+		if j < 0 {
+			return false
+		}
+		q = strings.TrimLeft(q[j+2:], " \t\r\n")
+	}
+	return len(q) >= 7 && (strings.EqualFold(q[:6], "insert") || strings.EqualFold(q[:7], "replace"))
 }

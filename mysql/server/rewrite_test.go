@@ -14,6 +14,9 @@ func TestRewriteQuery(t *testing.T) {
 		{`SELECT YEAR(4), BLOB(1)`, `SELECT YEAR(4), BLOB(1)`},
 		{"CREATE TABLE t (`year(4)` INT, myyear(4) INT)", "CREATE TABLE t (`year(4)` INT, myyear(4) INT)"},
 		{`select 1`, `select 1`},
+		{"CREATE TABLE t (d DATE DEFAULT curdate(), u VARCHAR(36) DEFAULT uuid() NOT NULL, ts TIMESTAMP DEFAULT current_timestamp() ON UPDATE current_timestamp(), n INT DEFAULT (1 + 1), x INT DEFAULT 5)",
+			"CREATE TABLE t (d DATE DEFAULT (curdate()), u VARCHAR(36) DEFAULT (uuid()) NOT NULL, ts TIMESTAMP DEFAULT current_timestamp() ON UPDATE current_timestamp(), n INT DEFAULT (1 + 1), x INT DEFAULT 5)"},
+		{"INSERT INTO t VALUES (DEFAULT curdate())", "INSERT INTO t VALUES (DEFAULT curdate())"},
 	} {
 		if got := rewriteQuery(tc.in, true); got != tc.want {
 			t.Errorf("rewriteQuery(%q)\n got %q\nwant %q", tc.in, got, tc.want)
