@@ -26,6 +26,8 @@ SELECT e.name, b.name AS boss FROM emp e LEFT JOIN emp b ON b.id = e.boss ORDER 
 SELECT e.name, p.title FROM emp e JOIN proj p ON p.emp_id = e.id JOIN dept d ON d.id = e.dept_id WHERE d.name = 'eng' ORDER BY e.id, p.id;
 SELECT e.name, p.title, d.name FROM emp e LEFT JOIN proj p ON p.emp_id = e.id LEFT JOIN dept d ON d.id = e.dept_id ORDER BY e.id, p.id;
 SELECT COUNT(*) FROM emp CROSS JOIN dept;
+-- @sorted
+SELECT e.name, d.name FROM emp e CROSS JOIN dept d WHERE e.id <= 2 AND d.id <= 2;
 SELECT e.name, d.name FROM emp e, dept d WHERE e.dept_id = d.id AND d.id = 2 ORDER BY e.id;
 SELECT e.id, d.id FROM emp e JOIN dept d ON e.dept_id < d.id WHERE e.id <= 2 ORDER BY e.id, d.id;
 SELECT name FROM emp JOIN dept USING (name) ORDER BY name;

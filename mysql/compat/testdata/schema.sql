@@ -63,6 +63,20 @@ SELECT COLUMN_NAME, DATA_TYPE, IS_NULLABLE FROM information_schema.COLUMNS WHERE
 INSERT INTO par VALUES (1, 'a'), (2, 'b');
 CREATE TABLE ctas AS SELECT id, code, id * 2 AS dbl FROM par;
 SELECT * FROM ctas ORDER BY id;
+-- Server-specific output: only success is compared.
+-- @ignore-result
+SELECT VERSION();
+-- @ignore-result
+SHOW CREATE TABLE par;
+-- @ignore-result
+SELECT CONNECTION_ID();
+-- @ignore-result
+SHOW CREATE TABLE nope;
+-- Row order without ORDER BY is unspecified: compared as a multiset.
+-- @sorted
+SELECT id, code FROM par;
+-- @sorted
+SELECT code FROM par UNION ALL SELECT code FROM par;
 SELECT COLUMN_NAME, DATA_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'ctas' ORDER BY ORDINAL_POSITION;
 CREATE TEMPORARY TABLE tmp (id INT PRIMARY KEY, v INT);
 INSERT INTO tmp VALUES (1, 10);
