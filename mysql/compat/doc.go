@@ -16,9 +16,11 @@
 //
 // testdata/*.sql are the scripts, run in file name order. Each runs in a
 // fresh database d_<name> on each server (CHARACTER SET utf8mb4 COLLATE
-// utf8mb4_bin unless the file says @default-collation), on one connection
-// per server, so session state (SET, BEGIN, user variables) carries from
-// statement to statement. Before the first statement both sessions get
+// utf8mb4_bin unless the file says @default-collation), on one new
+// connection per server, so session state (SET, BEGIN, user variables)
+// carries from statement to statement but not from script to script. A
+// connection the server drops is replaced (session state is then lost) and
+// the statement reported with error -1. Before the first statement both sessions get
 // MySQL 8.0's default sql_mode (ONLY_FULL_GROUP_BY, STRICT_TRANS_TABLES,
 // NO_ZERO_IN_DATE, NO_ZERO_DATE, ERROR_FOR_DIVISION_BY_ZERO,
 // NO_ENGINE_SUBSTITUTION), SET NAMES utf8mb4 and time_zone '+00:00'.
@@ -36,8 +38,9 @@
 // top):
 //
 //	-- @default-collation the database gets the servers' default character
-//	                      set and collation (strata: MySQL 8.0's
-//	                      utf8mb4_0900_ai_ci; MariaDB: utf8mb4_general_ci)
+//	                      set and collation (MySQL 8.0: utf8mb4_0900_ai_ci,
+//	                      which strata should follow; MariaDB:
+//	                      utf8mb4_general_ci)
 //	-- @exact-types       column types compared exactly (see below)
 //
 // Results must be deterministic: ORDER BY wherever more than one row comes
@@ -63,7 +66,8 @@
 //     WARNINGS / SHOW ERRORS itself, its Message column is left out of the
 //     comparison (server prose; Level and Code are compared).
 //
-// Column types: JSON is compared as TEXT (MariaDB's JSON is a LONGTEXT column).
+// Column types: JSON is compared as TEXT (MariaDB's JSON is a LONGTEXT
+// column).
 // Unless the file says @exact-types, integer types are compared as INT or
 // UNSIGNED INT, character strings as TEXT and byte strings as BLOB: the
 // wire type of an expression follows from its computed maximum length,
@@ -96,7 +100,13 @@
 // The test fails on any difference not in ACCEPTED, and on any entry that
 // no longer differs (stale: the bug was fixed, or the statement changed),
 // so the list only shrinks as bugs are fixed. Keys name statements, not
-// positions, so adding statements does not disturb other entries.
+// positions, so adding statements does not disturb other entries. An entry
+// accepts any difference on its statement: when a fix changes how a listed
+// statement differs, COMPAT_VERBOSE=1 shows it, and the reason should be
+// brought up to date. Statements that only differ because an earlier one
+// did (a table that failed to be created, a row that was not inserted) get
+// "BUG: follows from ..." reasons; keep scripts made of small independent
+// tables so one bug does not cascade.
 //
 // Maintenance:
 //
