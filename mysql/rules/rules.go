@@ -24,6 +24,10 @@
 // 100000000000099.98 for ...99.99) and adds integers in float64. Window
 // (OVER) sums are left as go-mysql-server computes them.
 //
+// RULE-4 A DATE read as text is 'YYYY-MM-DD': go-mysql-server formats it as
+// a DATETIME ('2020-01-02 00:00:00') in CAST(d AS CHAR), CONCAT, CONCAT_WS
+// and LIKE.
+//
 // The rules run last in every statement's analysis (go-mysql-server's
 // OnceAfterAll batch, shared by its per-statement batches), so they see
 // the final plan and must keep expression indexes as they are.
@@ -43,6 +47,7 @@ const (
 	strictUpdateID analyzer.RuleId = 10_000 + iota
 	max1RowID
 	exactSumsID
+	dateStringsID
 )
 
 var once sync.Once
@@ -57,7 +62,8 @@ func Install() {
 		rules = append(rules,
 			analyzer.Rule{Id: strictUpdateID, Apply: strictUpdate},
 			analyzer.Rule{Id: max1RowID, Apply: max1Row},
-			analyzer.Rule{Id: exactSumsID, Apply: exactSums})
+			analyzer.Rule{Id: exactSumsID, Apply: exactSums},
+			analyzer.Rule{Id: dateStringsID, Apply: dateStrings})
 		analyzer.OnceAfterAll = append(rules, analyzer.OnceAfterAll[n-1:]...)
 	})
 }

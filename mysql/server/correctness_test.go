@@ -345,3 +345,14 @@ func TestMariaDBDumpForms(t *testing.T) {
 	mustExec(t, c, "INSERT INTO d1 (id, e, g) VALUES (3, 4, 99)")
 	wantRows(t, c, "SELECT id, e, g, v, DATE_FORMAT(dt, '%Y-%m-%d') FROM d1 ORDER BY id", "1|10|20|11|2020-01-02", "2|3|6|4|NULL", "3|4|8|5|"+time.Now().Format("2006-01-02"))
 }
+
+// RULE-4: a DATE read as text is YYYY-MM-DD.
+func TestDateAsText(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE dd(d DATE)")
+	mustExec(t, c, "INSERT INTO dd VALUES ('2020-01-02')")
+	wantRows(t, c, "SELECT CAST(d AS CHAR), CONCAT(d, ''), CONCAT_WS('/', d, 1), d LIKE '%-02', CONVERT(d, CHAR(20)) FROM dd",
+		"2020-01-02|2020-01-02|2020-01-02/1|1|2020-01-02")
+}
