@@ -67,11 +67,29 @@ func startMariaDB(dir string) (*mariaDB, error) {
 	if out, err := install.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("mariadb-install-db: %v\n%s", err, out)
 	}
+	// The port is picked before mariadbd binds it: another process may take
+	// it in between, so a start that fails on the address is retried.
+	var lastErr error
+	for attempt := 0; attempt < 3; attempt++ {
+		m, err := launchMariaDB(mysqld, data, dir)
+		if err == nil {
+			return m, nil
+		}
+		lastErr = err
+		if !strings.Contains(err.Error(), "Address already in use") {
+			break
+		}
+	}
+	return nil, lastErr
+}
+
+// launchMariaDB starts mariadbd on data and waits until it answers.
+func launchMariaDB(mysqld, data, dir string) (*mariaDB, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
 	}
-	logf, err := os.Create(filepath.Join(dir, "mariadbd.log"))
+	logf, err := os.OpenFile(filepath.Join(dir, "mariadbd.log"), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
 	if err != nil {
 		return nil, err
 	}
