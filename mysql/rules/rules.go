@@ -28,6 +28,11 @@
 // a DATETIME ('2020-01-02 00:00:00') in CAST(d AS CHAR), CONCAT, CONCAT_WS
 // and LIKE.
 //
+// RULE-5 +, - and * of two integers are exact and stay within BIGINT (BIGINT
+// UNSIGNED when an operand is unsigned), else error 1690, as in MySQL:
+// go-mysql-server wraps around (18446744073709551615 + 1 gave
+// -9223372036854775808).
+//
 // The rules run last in every statement's analysis (go-mysql-server's
 // OnceAfterAll batch, shared by its per-statement batches), so they see
 // the final plan and must keep expression indexes as they are.
@@ -48,6 +53,7 @@ const (
 	max1RowID
 	exactSumsID
 	dateStringsID
+	checkedIntegersID
 )
 
 var once sync.Once
@@ -63,7 +69,8 @@ func Install() {
 			analyzer.Rule{Id: strictUpdateID, Apply: strictUpdate},
 			analyzer.Rule{Id: max1RowID, Apply: max1Row},
 			analyzer.Rule{Id: exactSumsID, Apply: exactSums},
-			analyzer.Rule{Id: dateStringsID, Apply: dateStrings})
+			analyzer.Rule{Id: dateStringsID, Apply: dateStrings},
+			analyzer.Rule{Id: checkedIntegersID, Apply: checkedIntegers})
 		analyzer.OnceAfterAll = append(rules, analyzer.OnceAfterAll[n-1:]...)
 	})
 }

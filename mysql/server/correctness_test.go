@@ -356,3 +356,15 @@ func TestDateAsText(t *testing.T) {
 	wantRows(t, c, "SELECT CAST(d AS CHAR), CONCAT(d, ''), CONCAT_WS('/', d, 1), d LIKE '%-02', CONVERT(d, CHAR(20)) FROM dd",
 		"2020-01-02|2020-01-02|2020-01-02/1|1|2020-01-02")
 }
+
+// RULE-5: integer arithmetic does not wrap around.
+func TestIntegerOverflow(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	c := ts.open("")
+	wantErrCode(t, c, 1690, "SELECT 18446744073709551615 + 1")
+	wantErrCode(t, c, 1690, "SELECT 9223372036854775807 + 1")
+	wantErrCode(t, c, 1690, "SELECT CAST(1 AS UNSIGNED) - 2")
+	wantErrCode(t, c, 1690, "SELECT 4294967296 * 4294967296")
+	wantRows(t, c, "SELECT 18446744073709551615 - 1, -9223372036854775807 - 1, 3 * 4, 2 - 5, 5 + NULL",
+		"18446744073709551614|-9223372036854775808|12|-3|NULL")
+}
