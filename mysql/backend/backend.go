@@ -125,6 +125,11 @@ func (b *Backend) load() error {
 		def   sql.TriggerDefinition
 	}
 	var triggers []trigger
+	type procedure struct {
+		owner string
+		def   sql.StoredProcedureDetails
+	}
+	var procs []procedure
 	for it.Next() {
 		k, v := string(it.Key()), it.Value()
 		switch {
@@ -155,6 +160,12 @@ func (b *Backend) load() error {
 				return err
 			}
 			triggers = append(triggers, trigger{strings.SplitN(k, "/", 3)[1], td})
+		case strings.HasPrefix(k, "r/"):
+			var pd sql.StoredProcedureDetails
+			if err := decodeJSON(v, &pd); err != nil {
+				return err
+			}
+			procs = append(procs, procedure{strings.SplitN(k, "/", 3)[1], pd})
 		}
 	}
 	if err := it.Err(); err != nil {
@@ -174,6 +185,14 @@ func (b *Backend) load() error {
 				d.triggers = map[string]sql.TriggerDefinition{}
 			}
 			d.triggers[strings.ToLower(g.def.Name)] = g.def
+		}
+	}
+	for _, p := range procs {
+		if d := b.dbs[p.owner]; d != nil {
+			if d.procs == nil {
+				d.procs = map[string]sql.StoredProcedureDetails{}
+			}
+			d.procs[strings.ToLower(p.def.Name)] = p.def
 		}
 	}
 	for i, def := range tables {
@@ -296,6 +315,9 @@ func (b *Backend) DropDatabase(ctx *sql.Context, name string) error {
 	}
 	for _, v := range d.viewDefs {
 		puts[viewKey(name, v.Name)] = nil
+	}
+	for _, p := range d.procs {
+		puts[procedureKey(name, p.Name)] = nil
 	}
 	for _, g := range d.triggers {
 		puts[triggerKey(name, g.Name)] = nil

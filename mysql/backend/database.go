@@ -18,6 +18,7 @@ type Database struct {
 	tables   map[string]*table // by lower-case name
 	viewDefs map[string]sql.ViewDefinition
 	triggers map[string]sql.TriggerDefinition
+	procs    map[string]sql.StoredProcedureDetails
 }
 
 var _ sql.Database = (*Database)(nil)

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"math"
+	"regexp"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -355,4 +357,65 @@ func (s *Session) GeneratedColumns(db, table string) (names []string, generated 
 		ok = ok || c.Generated != ""
 	}
 	return names, generated, ok
+}
+
+var dupIndexWarning = regexp.MustCompile(`^Duplicate index '(.*)' defined on the table '(.*)\.(.*)'\.`)
+
+// DropFalseWarnings removes the warnings go-mysql-server v0.20 raises
+// wrongly: 1831 "Duplicate index" for an index no other index of the
+// table duplicates (its check compares only the column count).
+func (s *Session) DropFalseWarnings() {
+	if s.WarningCount() == 0 {
+		return
+	}
+	ws := s.Warnings() // newest first
+	keep := ws[:0:0]
+	dropped := false
+	for i := len(ws) - 1; i >= 0; i-- {
+		w := ws[i]
+		if w.Code == 1831 {
+			if m := dupIndexWarning.FindStringSubmatch(w.Message); m != nil && !s.b.duplicatesIndex(m[2], m[3], m[1]) {
+				dropped = true
+				continue
+			}
+		}
+		keep = append(keep, w)
+	}
+	if !dropped {
+		return
+	}
+	s.ClearWarnings()
+	for _, w := range keep {
+		s.Warn(w)
+	}
+}
+
+// duplicatesIndex reports whether index name of db.table has the same
+// columns as another secondary index of the table.
+func (b *Backend) duplicatesIndex(db, table, name string) bool {
+	b.mu.RLock()
+	d := b.dbs[strings.ToLower(db)]
+	b.mu.RUnlock()
+	if d == nil {
+		return true
+	}
+	t := d.lookup(table)
+	if t == nil {
+		return true
+	}
+	var cols []int
+	for _, ix := range t.indexes {
+		if strings.EqualFold(ix.def.Name, name) {
+			cols = ix.cols
+		}
+	}
+	if cols == nil {
+		return true
+	}
+	for _, ix := range t.indexes {
+		if !strings.EqualFold(ix.def.Name, name) && slices.Equal(ix.cols, cols) {
+			return true
+		}
+	}
+	return false
 }

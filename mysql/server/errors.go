@@ -39,10 +39,12 @@ func (h *errorHandler) done(c *mysql.Conn, err error) {
 	}
 }
 
-// setStatus makes the status flags of the packets about to be written
-// tell the truth about the session's autocommit and transaction.
+// setStatus prepares the session state the statement's first result
+// packet reports: its status flags tell the truth about autocommit and
+// the transaction, and its warning count leaves out false warnings.
 func (h *errorHandler) setStatus(c *mysql.Conn) {
 	if s := h.b.SessionByConn(c.ConnectionID); s != nil {
+		s.DropFalseWarnings()
 		h.setStatusOf(c, s)
 	}
 }
@@ -65,8 +67,24 @@ func (h *errorHandler) spool(c *mysql.Conn, cb mysql.ResultSpoolFn) mysql.Result
 		if first {
 			first = false
 			h.setStatus(c)
+			fixFields(res)
 		}
 		return cb(res, more)
+	}
+}
+
+// fixFields corrects result metadata go-mysql-server gets wrong: BIT
+// columns are binary (charset 63, BINARY flag), as MySQL sends them; with
+// charset 255 drivers decode their bytes as text and fail on >= 0x80.
+func fixFields(res *sqltypes.Result) {
+	if res == nil {
+		return
+	}
+	for _, f := range res.Fields {
+		if f.Type == sqltypes.Bit {
+			f.Charset = 63
+			f.Flags |= uint32(querypb.MySqlFlag_BINARY_FLAG)
+		}
 	}
 }
 
@@ -81,6 +99,25 @@ type errorRule struct {
 }
 
 var errorRules = []errorRule{
+	// Statements and features go-mysql-server v0.20 does not have: MySQL's
+	// "not supported" (1235), not a syntax error or a garbled message.
+	{1105, regexp.MustCompile(`^syntax error at position \d+ near '(?i:(xa))'$`), 1235, "42000",
+		"This version of Strata doesn't yet support 'XA transactions'"},
+	{1105, regexp.MustCompile(`^syntax error at position \d+ near '(?i:(function|aggregate))'$`), 1235, "42000",
+		"This version of Strata doesn't yet support 'stored functions'"},
+	{1105, regexp.MustCompile(`^syntax error at position \d+ near '(?i:(all|any|some))'$`), 1235, "42000",
+		"This version of Strata doesn't yet support 'comparison with ALL/ANY/SOME (subquery)'"},
+	{1105, regexp.MustCompile(`^syntax error at position \d+ near '(?i:(check|checksum|optimize|repair))'$`), 1235, "42000",
+		"This version of Strata doesn't yet support '${1} TABLE'"},
+	{1105, regexp.MustCompile(`does not support temporary tables`), 1235, "42000",
+		"This version of Strata doesn't yet support 'temporary tables'"},
+	{1105, regexp.MustCompile(`^stored procedure "(.*)" does not exist`), 1305, "42000", "PROCEDURE $1 does not exist"},
+	{1105, regexp.MustCompile(`^stored procedure "(.*)" already exists`), 1304, "42000", "PROCEDURE $1 already exists"},
+	{1105, regexp.MustCompile(`^function: '(.*)' not found`), 1305, "42000", "FUNCTION $1 does not exist"},
+	{1105, regexp.MustCompile(`^tables cannot be created on database`), 1235, "42000",
+		"This version of Strata doesn't yet support 'FULLTEXT indexes'"},
+	{1105, regexp.MustCompile(`^error: table is not primary key alterable`), 1235, "42000",
+		"This version of Strata doesn't yet support 'changing the primary key'"},
 	{1105, regexp.MustCompile(`^syntax error(.*)$`), mysql.ERParseError, "42000",
 		"You have an error in your SQL syntax; syntax error$1"},
 	{1105, regexp.MustCompile(`column "([^"]*)" could not be found in any table in scope`), mysql.ERBadFieldError, "42S22",
@@ -166,6 +203,7 @@ func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 		query, p.PrepareStmt = q, q // COM_STMT_EXECUTE runs PrepareStmt
 	}
 	f, err := h.Handler.ComPrepare(ctx, c, query, p)
+	fixFields(&sqltypes.Result{Fields: f})
 	return f, mapError(err)
 }
 
@@ -184,6 +222,7 @@ func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mys
 		if first {
 			first = false
 			h.setStatus(c)
+			fixFields(res)
 		}
 		return cb(res)
 	}))
