@@ -285,7 +285,10 @@ func (b *Backend) CreateDatabase(ctx *sql.Context, name string) error {
 	if b.HasDatabase(ctx, name) {
 		return sql.ErrDatabaseExists.New(name)
 	}
-	def := dbDef{Name: name}
+	// MySQL 8's default (the server's CREATE DATABASE then sets the one the
+	// statement asks for); entries written before without one stay
+	// utf8mb4_0900_bin.
+	def := dbDef{Name: name, Collation: sql.Collation_utf8mb4_0900_ai_ci.Name()}
 	if err := b.writeCatalog(map[string][]byte{string(dbKey(name)): encodeJSON(def)}); err != nil {
 		return err
 	}

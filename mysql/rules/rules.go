@@ -33,6 +33,13 @@
 // go-mysql-server wraps around (18446744073709551615 + 1 gave
 // -9223372036854775808).
 //
+// RULE-6 The default collation is MySQL 8's utf8mb4_0900_ai_ci (accent- and
+// case-insensitive): collation_server, collation_database and
+// collation_connection start with it, and CREATE DATABASE without a
+// collation takes collation_server. go-mysql-server's default is
+// utf8mb4_0900_bin (case-sensitive: 'abc' = 'ABC' was false, a UNIQUE key
+// took both). Databases created before keep their collation.
+//
 // The rules run last in every statement's analysis (go-mysql-server's
 // OnceAfterAll batch, shared by its per-statement batches), so they see
 // the final plan and must keep expression indexes as they are.
@@ -54,6 +61,7 @@ const (
 	exactSumsID
 	dateStringsID
 	checkedIntegersID
+	serverCollationID
 )
 
 var once sync.Once
@@ -70,7 +78,20 @@ func Install() {
 			analyzer.Rule{Id: max1RowID, Apply: max1Row},
 			analyzer.Rule{Id: exactSumsID, Apply: exactSums},
 			analyzer.Rule{Id: dateStringsID, Apply: dateStrings},
-			analyzer.Rule{Id: checkedIntegersID, Apply: checkedIntegers})
+			analyzer.Rule{Id: checkedIntegersID, Apply: checkedIntegers},
+			analyzer.Rule{Id: serverCollationID, Apply: serverCollation})
+		// RULE-6: the server's collations start as MySQL 8's.
+		name := DefaultCollation.Name()
+		for _, v := range []string{"collation_server", "collation_database", "collation_connection"} {
+			if sv, _, ok := sql.SystemVariables.GetGlobal(v); ok {
+				sv.SetDefault(name)
+			}
+		}
+		if err := sql.SystemVariables.AssignValues(map[string]any{
+			"collation_server": name, "collation_database": name, "collation_connection": name,
+		}); err != nil {
+			panic(err)
+		}
 		analyzer.OnceAfterAll = append(rules, analyzer.OnceAfterAll[n-1:]...)
 	})
 }

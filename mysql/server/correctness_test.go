@@ -401,3 +401,22 @@ func TestStoredProceduresAndUnsupported(t *testing.T) {
 	}
 	wantRows(t, c, "SHOW TABLES", "t")
 }
+
+// RULE-6: MySQL 8's default collation (case- and accent-insensitive) for
+// new databases and literals; an explicit collation is kept.
+func TestDefaultCollation(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	c := ts.open("")
+	wantRows(t, c, "SELECT @@collation_server, @@collation_connection", "utf8mb4_0900_ai_ci|utf8mb4_0900_ai_ci")
+	mustExec(t, c, "CREATE DATABASE c1")
+	mustExec(t, c, "CREATE DATABASE c2 COLLATE utf8mb4_0900_bin")
+	wantRows(t, c, "SELECT SCHEMA_NAME, DEFAULT_COLLATION_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME IN ('c1', 'c2') ORDER BY 1",
+		"c1|utf8mb4_0900_ai_ci", "c2|utf8mb4_0900_bin")
+	wantRows(t, c, "SELECT 'A' = 'a', 'a' = 'á'", "1|1")
+	mustExec(t, c, "CREATE TABLE c1.u (s VARCHAR(10) UNIQUE)")
+	mustExec(t, c, "INSERT INTO c1.u VALUES ('abc')")
+	wantErrCode(t, c, 1062, "INSERT INTO c1.u VALUES ('ABC')")
+	wantRows(t, c, "SELECT s FROM c1.u WHERE s = 'ABC'", "abc")
+	mustExec(t, c, "CREATE TABLE c2.u (s VARCHAR(10) UNIQUE)")
+	mustExec(t, c, "INSERT INTO c2.u VALUES ('abc'), ('ABC')")
+}
