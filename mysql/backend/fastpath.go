@@ -133,6 +133,13 @@ func (ft *FastTable) encodeKey(ctx *sql.Context, key any) ([]byte, error) {
 	return k, nil
 }
 
+// AppendEqualityKey appends to b an encoding of value v of column o under
+// which two values are equal exactly when the column's type says so (its
+// collation's weights for strings: CODEC-1, CODEC-3).
+func (ft *FastTable) AppendEqualityKey(ctx *sql.Context, b []byte, o int, v any) ([]byte, error) {
+	return ft.t.cols[o].appendKey(ctx, b, v)
+}
+
 func keyRow(t *table, key any) sql.Row {
 	row := make(sql.Row, len(t.cols))
 	row[t.pk[0]] = key

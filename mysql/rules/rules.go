@@ -40,6 +40,11 @@
 // utf8mb4_0900_bin (case-sensitive: 'abc' = 'ABC' was false, a UNIQUE key
 // took both). Databases created before keep their collation.
 //
+// RULE-7 SELECT DISTINCT compares strings under their collation ('abc' and
+// 'ABC' are one value under utf8mb4_0900_ai_ci), keeping the first row of
+// each; COUNT(DISTINCT s) counts collation keys. go-mysql-server's
+// DISTINCT and COUNT(DISTINCT) compared bytes.
+//
 // The rules run last in every statement's analysis (go-mysql-server's
 // OnceAfterAll batch, shared by its per-statement batches), so they see
 // the final plan and must keep expression indexes as they are.
@@ -62,6 +67,8 @@ const (
 	dateStringsID
 	checkedIntegersID
 	serverCollationID
+	collatedDistinctID
+	collatedCountDistinctID
 )
 
 var once sync.Once
@@ -79,7 +86,9 @@ func Install() {
 			analyzer.Rule{Id: exactSumsID, Apply: exactSums},
 			analyzer.Rule{Id: dateStringsID, Apply: dateStrings},
 			analyzer.Rule{Id: checkedIntegersID, Apply: checkedIntegers},
-			analyzer.Rule{Id: serverCollationID, Apply: serverCollation})
+			analyzer.Rule{Id: serverCollationID, Apply: serverCollation},
+			analyzer.Rule{Id: collatedDistinctID, Apply: collatedDistinct},
+			analyzer.Rule{Id: collatedCountDistinctID, Apply: collatedCountDistinct})
 		// RULE-6: the server's collations start as MySQL 8's.
 		name := DefaultCollation.Name()
 		for _, v := range []string{"collation_server", "collation_database", "collation_connection"} {

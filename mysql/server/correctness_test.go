@@ -420,3 +420,34 @@ func TestDefaultCollation(t *testing.T) {
 	mustExec(t, c, "CREATE TABLE c2.u (s VARCHAR(10) UNIQUE)")
 	mustExec(t, c, "INSERT INTO c2.u VALUES ('abc'), ('ABC')")
 }
+
+// RULE-7: DISTINCT and COUNT(DISTINCT) compare under the collation, on
+// both protocols (the fast path's DISTINCT too).
+func TestCollatedDistinct(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE dd(id INT PRIMARY KEY, s VARCHAR(10))")
+	mustExec(t, c, "INSERT INTO dd VALUES (1,'abc'),(2,'ABC'),(3,'b')")
+	wantRows(t, c, "SELECT DISTINCT s FROM dd WHERE id BETWEEN 1 AND 3", "abc", "b")
+	wantRows(t, c, "SELECT COUNT(DISTINCT s), COUNT(DISTINCT s, id) FROM dd", "2|3")
+	st, err := c.Prepare("SELECT DISTINCT s FROM dd WHERE id BETWEEN ? AND ? ORDER BY s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	rows, err := st.Query(1, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for rows.Next() {
+		var s string
+		rows.Scan(&s)
+		got = append(got, s)
+	}
+	rows.Close()
+	if strings.Join(got, ",") != "abc,b" {
+		t.Fatalf("prepared DISTINCT: %v, want [abc b]", got)
+	}
+}

@@ -449,6 +449,13 @@ func sqlRow(ctx *sql.Context, sch sql.Schema, ords []int, row sql.Row) ([]sqltyp
 	return vals, nil
 }
 
+// collationComparable: a string column under a NO PAD collation (equal
+// values have equal collation keys, trailing spaces count).
+func collationComparable(typ sql.Type) bool {
+	st, ok := typ.(sql.StringType)
+	return ok && types.IsTextOnly(typ) && st.Collation().PadAttribute() == "NO PAD"
+}
+
 // byteComparable: equal values are byte-equal (FP-4).
 func byteComparable(typ sql.Type) bool {
 	if types.IsInteger(typ) {
@@ -477,14 +484,21 @@ func (fp *fastPath) rangeSelect(ctx *sql.Context, ft *backend.FastTable, sh *sha
 	}
 	orderOrd := -1
 	if sh.orderBy != "" {
-		if orderOrd = ft.Ordinal(sh.orderBy); orderOrd < 0 || !byteComparable(ft.Column(orderOrd).Type) {
+		orderOrd = ft.Ordinal(sh.orderBy)
+		if orderOrd < 0 || !byteComparable(ft.Column(orderOrd).Type) && !collationComparable(ft.Column(orderOrd).Type) {
 			return nil, backend.ErrFallback
 		}
 	}
+	var byKey []bool // DISTINCT compares these columns by collation key
 	if sh.distinct {
-		for _, o := range ords {
-			if !byteComparable(ft.Column(o).Type) {
-				return nil, backend.ErrFallback
+		byKey = make([]bool, len(ords))
+		for i, o := range ords {
+			typ := ft.Column(o).Type
+			if !byteComparable(typ) {
+				if !collationComparable(typ) {
+					return nil, backend.ErrFallback
+				}
+				byKey[i] = true
 			}
 		}
 		// go-mysql-server sorts before it removes duplicates when the
@@ -514,9 +528,13 @@ func (fp *fastPath) rangeSelect(ctx *sql.Context, ft *backend.FastTable, sh *sha
 		}
 		if seen != nil {
 			keyBuf = keyBuf[:0]
-			for _, v := range vals {
+			for i, v := range vals {
 				if v.IsNull() {
 					keyBuf = append(keyBuf, 0)
+				} else if byKey[i] {
+					if keyBuf, err = ft.AppendEqualityKey(ctx, append(keyBuf, 1), ords[i], row[ords[i]]); err != nil {
+						return backend.ErrFallback
+					}
 				} else {
 					keyBuf = append(keyBuf, 1)
 					keyBuf = strconv.AppendInt(keyBuf, int64(len(v.Raw())), 10)
