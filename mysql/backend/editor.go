@@ -81,7 +81,15 @@ func (e *editor) begin() (*engine.Tx, error) {
 	return tx, nil
 }
 
-func (e *editor) StatementBegin(ctx *sql.Context) { _, e.err = e.begin() }
+// StatementBegin marks where DiscardChanges rolls back to. INSERT IGNORE
+// calls it before every row (go-mysql-server's checkpointing editor), so
+// a row that fails undoes only itself.
+func (e *editor) StatementBegin(ctx *sql.Context) {
+	var tx *engine.Tx
+	if tx, e.err = e.begin(); e.err == nil {
+		e.sp = tx.Savepoint()
+	}
+}
 
 func (e *editor) DiscardChanges(ctx *sql.Context, cause error) error {
 	if e.tx != nil && e.s.tx == e.tx {
@@ -312,6 +320,13 @@ func (e *editor) Update(ctx *sql.Context, old, row sql.Row) error {
 	tx, err := e.begin()
 	if err != nil {
 		return err
+	}
+	for i, c := range e.t.sch {
+		if row[i] == nil && !c.Nullable {
+			// go-mysql-server checks this for UPDATE but not for the
+			// update of INSERT ... ON DUPLICATE KEY UPDATE.
+			return mysql.NewSQLError(1048, "23000", "Column '%s' cannot be null", c.Name)
+		}
 	}
 	sp := tx.Savepoint()
 	if err := e.update(ctx, tx, old, row); err != nil {

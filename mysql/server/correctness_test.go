@@ -451,3 +451,25 @@ func TestCollatedDistinct(t *testing.T) {
 		t.Fatalf("prepared DISTINCT: %v, want [abc b]", got)
 	}
 }
+
+// INSERT IGNORE undoes only the failing row; ODKU cannot set NULL in a
+// NOT NULL column.
+func TestInsertIgnoreAndODKUNotNull(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE ig (id INT PRIMARY KEY, u INT UNIQUE, v VARCHAR(3))")
+	res, err := c.Exec("INSERT IGNORE INTO ig VALUES (5, 5, 'e'), (5, 6, 'f'), (6, 5, 'g'), (7, 7, 'h')")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := res.RowsAffected(); n != 2 {
+		t.Fatalf("INSERT IGNORE affected %d rows, want 2", n)
+	}
+	wantRows(t, c, "SELECT id, u, v FROM ig ORDER BY id", "5|5|e", "7|7|h")
+	wantRows(t, c, "SELECT id FROM ig USE INDEX (u) WHERE u = 5", "5")
+	mustExec(t, c, "CREATE TABLE cnt (k VARCHAR(10) PRIMARY KEY, n INT NOT NULL DEFAULT 0)")
+	mustExec(t, c, "INSERT INTO cnt VALUES ('x', 1)")
+	wantErrCode(t, c, 1048, "INSERT INTO cnt (k) VALUES ('x') ON DUPLICATE KEY UPDATE n = NULL")
+	wantRows(t, c, "SELECT n FROM cnt", "1")
+}
