@@ -45,7 +45,11 @@
 // each; COUNT(DISTINCT s) counts collation keys. go-mysql-server's
 // DISTINCT and COUNT(DISTINCT) compared bytes.
 //
-// The rules run last in every statement's analysis (go-mysql-server's
+// RULE-8 `x NOT IN (subquery)` is NULL, and its row filtered out, when x is
+// NULL (and the subquery has rows) or the subquery yields a NULL without
+// a match: go-mysql-server's anti-join kept those rows.
+//
+// Except RULE-8, the rules run last in every statement's analysis (go-mysql-server's
 // OnceAfterAll batch, shared by its per-statement batches), so they see
 // the final plan and must keep expression indexes as they are.
 package rules
@@ -69,6 +73,7 @@ const (
 	serverCollationID
 	collatedDistinctID
 	collatedCountDistinctID
+	keepNotInID
 )
 
 var once sync.Once
@@ -77,6 +82,16 @@ var once sync.Once
 // before the engine's analyzer is built (sqle.New copies the batch).
 func Install() {
 	once.Do(func() {
+		// RULE-8 runs in the default batch, before the unnesting it
+		// prevents.
+		for i, r := range analyzer.DefaultRules {
+			if r.Id.String() == "unnestInSubqueries" {
+				rules := append([]analyzer.Rule{}, analyzer.DefaultRules[:i]...)
+				rules = append(rules, analyzer.Rule{Id: keepNotInID, Apply: keepNotIn})
+				analyzer.DefaultRules = append(rules, analyzer.DefaultRules[i:]...)
+				break
+			}
+		}
 		n := len(analyzer.OnceAfterAll)
 		// Before trackProcess, the last rule, which wraps the plan.
 		rules := append([]analyzer.Rule{}, analyzer.OnceAfterAll[:n-1]...)

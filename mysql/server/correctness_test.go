@@ -473,3 +473,19 @@ func TestInsertIgnoreAndODKUNotNull(t *testing.T) {
 	wantErrCode(t, c, 1048, "INSERT INTO cnt (k) VALUES ('x') ON DUPLICATE KEY UPDATE n = NULL")
 	wantRows(t, c, "SELECT n FROM cnt", "1")
 }
+
+// RULE-8: NOT IN (subquery) is NULL (row filtered) for a NULL operand or
+// a NULL in the subquery without a match.
+func TestNotInSubqueryNulls(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE d(id INT PRIMARY KEY, b INT)")
+	mustExec(t, c, "CREATE TABLE e(id INT PRIMARY KEY, did INT)")
+	mustExec(t, c, "INSERT INTO d VALUES (1, 500), (2, 100), (3, NULL)")
+	mustExec(t, c, "INSERT INTO e VALUES (1, 1), (2, 2), (3, NULL), (4, 9)")
+	wantRows(t, c, "SELECT id FROM e WHERE did NOT IN (SELECT id FROM d WHERE b > 400) ORDER BY id", "2", "4")
+	wantRows(t, c, "SELECT id FROM e WHERE did NOT IN (SELECT b FROM d) ORDER BY id")
+	wantRows(t, c, "SELECT id FROM e WHERE did NOT IN (SELECT id FROM d WHERE id > 10) ORDER BY id", "1", "2", "3", "4")
+	wantRows(t, c, "SELECT id FROM e WHERE did IN (SELECT id FROM d) ORDER BY id", "1", "2")
+}
