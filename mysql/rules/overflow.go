@@ -28,7 +28,7 @@ func checkedIntegers(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan
 		if !types.IsInteger(lt) || !types.IsInteger(rt) {
 			return e, transform.SameTree, nil
 		}
-		return &intArith{op: a.Op, l: a.LeftChild, r: a.RightChild,
+		return &intArith{op: a.Op, l: a.LeftChild, r: a.RightChild, orig: a,
 			unsigned: types.IsUnsigned(lt) || types.IsUnsigned(rt), text: a.String()}, transform.NewTree, nil
 	})
 }
@@ -39,6 +39,7 @@ type intArith struct {
 	l, r     sql.Expression
 	unsigned bool
 	text     string
+	orig     *expression.Arithmetic // for operands that turn out not to be integers
 }
 
 var _ sql.Expression = (*intArith)(nil)
@@ -68,6 +69,11 @@ func (a *intArith) WithChildren(children ...sql.Expression) (sql.Expression, err
 	}
 	na := *a
 	na.l, na.r = children[0], children[1]
+	orig, err := a.orig.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	na.orig = orig.(*expression.Arithmetic)
 	return &na, nil
 }
 
@@ -92,7 +98,7 @@ func (a *intArith) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	x, ok1 := bigOf(lv)
 	y, ok2 := bigOf(rv)
 	if !ok1 || !ok2 {
-		return nil, fmt.Errorf("integer arithmetic on %T and %T", lv, rv)
+		return a.orig.Eval(ctx, row) // an operand typed integer gave another kind of value
 	}
 	switch a.op {
 	case "+":

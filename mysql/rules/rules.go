@@ -49,6 +49,10 @@
 // NULL (and the subquery has rows) or the subquery yields a NULL without
 // a match: go-mysql-server's anti-join kept those rows.
 //
+// RULE-9 IF and CASE whose results are numbers of several types have the
+// type that holds them all (integer and DECIMAL: DECIMAL; any float:
+// DOUBLE): go-mysql-server took the first branch's (IF(0, 1, 2.5) was 3).
+//
 // Except RULE-8, the rules run last in every statement's analysis (go-mysql-server's
 // OnceAfterAll batch, shared by its per-statement batches), so they see
 // the final plan and must keep expression indexes as they are.
@@ -74,6 +78,7 @@ const (
 	collatedDistinctID
 	collatedCountDistinctID
 	keepNotInID
+	numericBranchesID
 )
 
 var once sync.Once
@@ -100,6 +105,7 @@ func Install() {
 			analyzer.Rule{Id: max1RowID, Apply: max1Row},
 			analyzer.Rule{Id: exactSumsID, Apply: exactSums},
 			analyzer.Rule{Id: dateStringsID, Apply: dateStrings},
+			analyzer.Rule{Id: numericBranchesID, Apply: numericBranches}, // types checkedIntegers reads
 			analyzer.Rule{Id: checkedIntegersID, Apply: checkedIntegers},
 			analyzer.Rule{Id: serverCollationID, Apply: serverCollation},
 			analyzer.Rule{Id: collatedDistinctID, Apply: collatedDistinct},

@@ -489,3 +489,11 @@ func TestNotInSubqueryNulls(t *testing.T) {
 	wantRows(t, c, "SELECT id FROM e WHERE did NOT IN (SELECT id FROM d WHERE id > 10) ORDER BY id", "1", "2", "3", "4")
 	wantRows(t, c, "SELECT id FROM e WHERE did IN (SELECT id FROM d) ORDER BY id", "1", "2")
 }
+
+// RULE-9: IF and CASE over numbers of several types.
+func TestNumericBranches(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	c := ts.open("")
+	wantRows(t, c, "SELECT IF(0, 1, 2.5), IF(1, 1, 2.5), CASE WHEN 1 THEN 1 ELSE 2.5 END, IF(0, 1.25, 100), IF(1, 1, 2.5) + 1",
+		"2.5|1.0|1.0|100.00|2.0")
+}
