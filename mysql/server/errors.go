@@ -187,7 +187,6 @@ var errorRules = []errorRule{
 	{1105, regexp.MustCompile(`Invalid JSON path expression`), 3143, "42000", "Invalid JSON path expression."},
 	{1105, regexp.MustCompile(`^duplicate (?:unique|primary) key given: \[(.*)\]$`), 1062, "23000", "Duplicate entry '$1' for key"},
 	{1062, regexp.MustCompile(`^duplicate (?:unique|primary) key given: \[(.*)\]$`), 1062, "23000", "Duplicate entry '$1' for key"},
-
 }
 
 // mapError gives clients MySQL's error code for the errors go-mysql-server
