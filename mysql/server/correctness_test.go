@@ -497,3 +497,21 @@ func TestNumericBranches(t *testing.T) {
 	wantRows(t, c, "SELECT IF(0, 1, 2.5), IF(1, 1, 2.5), CASE WHEN 1 THEN 1 ELSE 2.5 END, IF(0, 1.25, 100), IF(1, 1, 2.5) + 1",
 		"2.5|1.0|1.0|100.00|2.0")
 }
+
+// Diagnostics: a failed statement's error is what SHOW WARNINGS lists, and
+// the next statement starts afresh (its own notes are kept).
+func TestDiagnosticsArea(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c, err := ts.open("d").Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	wantErrCode(t, c, 1146, "SELECT * FROM nope")
+	wantRows(t, c, "SHOW WARNINGS", "Error|1146|Table 'nope' doesn't exist")
+	mustExec(t, c, "DROP TABLE IF EXISTS nope")
+	wantRows(t, c, "SHOW WARNINGS", "Note|1051|Unknown table 'nope'")
+	mustExec(t, c, "SELECT 1")
+	wantRows(t, c, "SHOW WARNINGS")
+}

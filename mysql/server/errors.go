@@ -36,6 +36,13 @@ func (h *errorHandler) done(c *mysql.Conn, err error) {
 	if s := h.b.SessionByConn(c.ConnectionID); s != nil {
 		s.StatementDone(err != nil)
 		h.setStatusOf(c, s)
+		// A failed statement's diagnostics are its error alone, which
+		// SHOW WARNINGS lists, as in MySQL.
+		var se *mysql.SQLError
+		if errors.As(err, &se) {
+			s.ClearWarnings()
+			s.Warn(&sql.Warning{Level: "Error", Code: se.Num, Message: se.Message})
+		}
 	}
 }
 
@@ -86,6 +93,25 @@ func fixFields(res *sqltypes.Result) {
 			f.Flags |= uint32(querypb.MySqlFlag_BINARY_FLAG)
 		}
 	}
+}
+
+// beginDiagnostics clears the warnings of the previous statement unless
+// query reads them (SHOW WARNINGS / ERRORS, @@warning_count,
+// @@error_count, GET DIAGNOSTICS), as MySQL does for every statement.
+// go-mysql-server clears them itself, but keeps the previous statement's
+// and drops the new statement's planning warnings (DROP TABLE IF EXISTS's
+// Note 1051) when there were any.
+func beginDiagnostics(s *backend.Session, query string) {
+	if s.WarningCount() == 0 && len(s.Warnings()) == 0 {
+		return
+	}
+	q := strings.ToLower(strings.TrimSpace(query))
+	if strings.HasPrefix(q, "show") && (strings.Contains(q, "warnings") || strings.Contains(q, "errors")) ||
+		strings.Contains(q, "@@warning_count") || strings.Contains(q, "@@error_count") ||
+		strings.HasPrefix(q, "get") && strings.Contains(q, "diagnostics") {
+		return
+	}
+	s.ClearWarnings()
 }
 
 // errorRule maps a go-mysql-server error message (left as 1105, or with
@@ -210,12 +236,13 @@ func mapError(err error) error {
 }
 
 // rewrite applies rewriteQuery and generatedValues for the session's
-// sql_mode.
+// sql_mode, and starts the statement's diagnostics area.
 func (h *errorHandler) rewrite(c *mysql.Conn, query string) string {
 	s := h.b.SessionByConn(c.ConnectionID)
 	if s == nil {
 		return rewriteQuery(query, true)
 	}
+	beginDiagnostics(s, query)
 	mode := ""
 	if strings.IndexByte(query, '\\') >= 0 || h.b.HasGeneratedColumns() {
 		if m, err := s.GetSessionVariable(nil, "sql_mode"); err == nil {
@@ -254,6 +281,9 @@ func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 }
 
 func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mysql.PrepareData, cb func(*sqltypes.Result) error) error {
+	if s := h.b.SessionByConn(c.ConnectionID); s != nil {
+		beginDiagnostics(s, p.PrepareStmt)
+	}
 	if h.fast != nil {
 		if res, ok, err := h.fast.execute(ctx, c, p); ok {
 			if err != nil {
