@@ -12,6 +12,8 @@
 #   --update-pass    after a full run, rewrite suites/SUITE.pass with what passes on strata
 #   --strata-only    do not start MariaDB (no side-by-side column)
 #   --keep           keep the temporary work directory (server data dirs, logs)
+#   --rev COMMIT     build strata from this commit (a clean git archive export)
+#                    instead of the working tree, e.g. --rev HEAD
 #   --timeout S      per test / per case time limit in seconds (default 30; gosqldriver 120)
 #   mariadb-test only:
 #   --pattern GLOB   case-name glob (repeatable, or comma separated; default: the DML/DDL/
@@ -52,6 +54,7 @@ PATTERNS=
 MTR_SUITE=main
 LIMIT=0
 STOP_ON_ERROR=0
+REV=
 while (($#)); do
 	case $1 in
 	gosqldriver | mariadb-test) [[ -z $SUITE ]] || die "one suite at a time"; SUITE=$1 ;;
@@ -61,6 +64,8 @@ while (($#)); do
 	--update-pass) UPDATE_PASS=1 ;;
 	--strata-only) STRATA_ONLY=1 ;;
 	--keep) KEEP=1 ;;
+	--rev) REV=${2:?--rev COMMIT}; shift ;;
+	--rev=*) REV=${1#*=} ;;
 	--timeout) TIMEOUT=${2:?--timeout S}; shift ;;
 	--timeout=*) TIMEOUT=${1#*=} ;;
 	--pattern) PATTERNS+=${PATTERNS:+,}${2:?--pattern GLOB}; shift ;;
@@ -102,12 +107,12 @@ declare -A PID=() PORT=()
 SERVERS=(strata)
 ((STRATA_ONLY)) || SERVERS+=(mariadb)
 
-stop_server() { # NAME: SIGTERM, then SIGKILL after 20 s
-	local p=${PID[$1]:-}
+stop_server() { # NAME [GRACE]: SIGTERM, then SIGKILL after GRACE seconds (20)
+	local p=${PID[$1]:-} grace=${2:-20}
 	[[ -n $p ]] || return 0
 	if kill -0 "$p" 2>/dev/null; then
 		kill -TERM "$p" 2>/dev/null || true
-		for ((i = 0; i < 200; i++)); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+		for ((i = 0; i < grace * 10; i++)); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
 		kill -0 "$p" 2>/dev/null && kill -KILL "$p" 2>/dev/null
 	fi
 	wait "$p" 2>/dev/null || true
@@ -156,14 +161,26 @@ wait_up() { # NAME
 }
 
 STRATA_BIN=${STRATA_BIN:-}
-if [[ -z $STRATA_BIN ]]; then
-	log "building strata"
-	(cd "$REPO" && go build -o "$WORK/strata" ./cmd/strata) || die "go build failed"
+if [[ -n $REV ]]; then
+	STRATA_COMMIT=$(cd "$REPO" && git rev-parse --short "$REV^{commit}") || die "no commit $REV"
+	[[ -z $STRATA_BIN ]] || die "--rev and STRATA_BIN exclude each other"
+	log "building strata $STRATA_COMMIT from a clean export"
+	mkdir -p "$WORK/src"
+	(cd "$REPO" && git archive "$STRATA_COMMIT" | tar -x -C "$WORK/src") || die "git archive failed"
+	(cd "$WORK/src" && go build -o "$WORK/strata" ./cmd/strata) || die "go build failed"
 	STRATA_BIN=$WORK/strata
-fi
-STRATA_COMMIT=$(cd "$REPO" && git rev-parse --short HEAD 2>/dev/null || echo unknown)
-if [[ -n $(cd "$REPO" && git status --porcelain --untracked-files=no 2>/dev/null) ]]; then
-	STRATA_COMMIT+="+dirty"
+else
+	STRATA_COMMIT=$(cd "$REPO" && git rev-parse --short HEAD 2>/dev/null || echo unknown)
+	if [[ -n $(cd "$REPO" && git status --porcelain --untracked-files=no 2>/dev/null) ]]; then
+		STRATA_COMMIT+="+dirty"
+	fi
+	if [[ -z $STRATA_BIN ]]; then
+		log "building strata from the working tree"
+		(cd "$REPO" && go build -o "$WORK/strata" ./cmd/strata) || die "go build failed"
+		STRATA_BIN=$WORK/strata
+	else
+		STRATA_COMMIT="$STRATA_BIN (binary given; tree at $STRATA_COMMIT)"
+	fi
 fi
 
 start_strata() {
@@ -182,13 +199,16 @@ start_strata() {
 # (MariaDB as options; strata, which takes no such options, as SET GLOBAL).
 MARIADB_OPTS=()
 STRATA_INIT_SQL=
+MARIADB_DATADIR=
+MARIADB_INIT_FILES=() # SQL files loaded into the mysql schema after the install
 start_mariadb() {
-	local d=$WORK/mariadb-data
+	local d=${MARIADB_DATADIR:-$WORK/mariadb-data} f fresh=0
 	if [[ ! -d $d ]]; then
 		mkdir -p "$d"
 		mariadb-install-db --no-defaults --datadir="$d" --user="$(id -un)" \
 			--auth-root-authentication-method=normal >"$WORK/mariadb-install.log" 2>&1 ||
 			{ tail -20 "$WORK/mariadb-install.log" >&2; die "mariadb-install-db failed"; }
+		fresh=1
 	fi
 	[[ -n ${PORT[mariadb]:-} ]] || PORT[mariadb]=$(free_port)
 	mariadbd --no-defaults --datadir="$d" --port="${PORT[mariadb]}" --socket="$d/sock" \
@@ -196,12 +216,18 @@ start_mariadb() {
 		"${MARIADB_OPTS[@]}" >>"$WORK/mariadb.log" 2>&1 &
 	PID[mariadb]=$!
 	wait_up mariadb || die "mariadbd did not start (log above)"
+	if ((fresh)); then
+		for f in "${MARIADB_INIT_FILES[@]}"; do
+			timeout 120 mariadb --no-defaults --protocol=tcp -h127.0.0.1 -P"${PORT[mariadb]}" -uroot mysql <"$f" ||
+				log "mariadb: loading $f failed"
+		done
+	fi
 }
 
 start() { "start_$1"; }
-restart() { # NAME: after a crash or a hang
+restart() { # NAME [GRACE]: after a crash or a hang
 	log "restarting $1"
-	stop_server "$1"
+	stop_server "$1" "${2:-20}"
 	start "$1"
 }
 
@@ -377,6 +403,10 @@ gsd_summary() {
 	echo "first failure messages on strata (top-level tests not passing on strata):"
 	gsd_messages "$RES/strata.json" "$RES/strata.status"
 	echo
+	echo "panics in strata's log during the run (the client loses its connection):"
+	panics "$WORK/strata.log" | sort | uniq -c | sed 's/^/  /'
+	echo "  (end)"
+	echo
 	echo "results: $RES/results.tsv; test output: $RES/<server>.json"
 }
 
@@ -512,7 +542,10 @@ mt_run_case() {
 	case $rc in
 	0) CASE_STATUS=pass ;;
 	62) CASE_STATUS=skip ;;
-	124 | 137) echo "run.sh: time limit (${TIMEOUT}s)" >>"$logf"; CASE_STATUS=timeout ;;
+	124 | 137)
+		echo "run.sh: time limit (${TIMEOUT}s); last output: $(grep -v '^\s*$' "$WORK/var/log/$c.log" 2>/dev/null | tail -1 | cut -c1-200)" >>"$logf"
+		CASE_STATUS=timeout
+		;;
 	*) CASE_STATUS=fail ;;
 	esac
 	if ! alive "$s"; then
@@ -521,8 +554,8 @@ mt_run_case() {
 		restart "$s"
 	elif [[ $CASE_STATUS == timeout ]]; then
 		# a statement still running may hold locks the next case's DROP
-		# DATABASE would wait for
-		restart "$s"
+		# DATABASE would wait for (and would hold up a clean shutdown)
+		restart "$s" 3
 	fi
 	[[ $s == strata ]] && panics "$WORK/strata.log" "$logsize" | sed 's/^/run.sh: /' >>"$logf"
 	CASE_INFO=$'0\t0\t0\t'
@@ -541,9 +574,19 @@ suite_mariadb_test() {
 	SUITE_DIR=$MTR/$SUITE_REL
 	[[ -d $SUITE_DIR ]] || die "no suite directory $SUITE_DIR"
 	mkdir -p "$WORK/var/tmp" "$WORK/var/log" "$RES/logs/strata" "$RES/logs/mariadb"
+	# mtr's layout: std_data copied into the var directory, the server's data
+	# directory inside it (cases reach files as ../../std_data/ from the data
+	# directory, and mysqltest only copies or removes files under var).
+	cp -r "$MTR/std_data" "$WORK/var/std_data"
+	MARIADB_DATADIR=$WORK/var/mysqld.1/data
+	local tzdata
+	for tzdata in /usr/share/mysql/mysql_test_data_timezone.sql /usr/share/mariadb/mysql_test_data_timezone.sql; do
+		[[ -f $tzdata ]] && { MARIADB_INIT_FILES=("$tzdata"); break; }
+	done
 	# The server options mtr gives every server (include/default_mysqld.cnf)
 	# where they change results: latin1, MyISAM by default, small buffers.
 	MARIADB_OPTS=(--character-set-server=latin1 --default-storage-engine=MyISAM --local-infile
+		--tmpdir="$WORK/var/tmp" --plugin-maturity=unknown
 		--secure-file-priv="$WORK/var" --log-bin-trust-function-creators=1 --key-buffer-size=1M
 		--sort-buffer-size=256K --max-heap-table-size=1M --use-stat-tables=preferably
 		--histogram-type=json_hb --open-files-limit=1024 --innodb-buffer-pool-size=64M
@@ -658,8 +701,9 @@ mt_summary() {
 mt_group_first() {
 	perl -F'\t' -lane '
 		my ($c, $st, $r) = @F;
-		my $k = $st eq "fail" ? $r : "$st: $r";
+		my $k = $st eq "fail" || $r =~ /^skipped: / ? $r : "$st: $r";
 		$k =~ s/ \| query .*//;
+		$k =~ s/^timeout: .*/time limit (hang or slow; results.tsv has the last statement)/;
 		$k =~ s/^result differs: .*/result differs (no statement failed; see the diff in the log)/;
 		$n{$k}++; push @{$ex{$k}}, $c if @{$ex{$k} || []} < 5;
 		END { for (sort { $n{$b} <=> $n{$a} || $a cmp $b } keys %n) {
