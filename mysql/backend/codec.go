@@ -64,6 +64,7 @@ type colCodec struct {
 	qt      query.Type // the exact MySQL type (decides the Go type decoded)
 	coll    sql.CollationID
 	binColl bool // strings compare as bytes
+	utc     bool // TIMESTAMP: stored in UTC (CODEC-5)
 }
 
 func newColCodec(typ sql.Type) (colCodec, error) {
@@ -90,6 +91,7 @@ func newColCodec(typ sql.Type) (colCodec, error) {
 		c.kind = kBytes
 	case sqltypes.Date, sqltypes.Datetime, sqltypes.Timestamp:
 		c.kind = kTime
+		c.utc = c.qt == sqltypes.Timestamp
 	case sqltypes.Time:
 		c.kind = kTimespan
 	case sqltypes.Year:
@@ -199,6 +201,9 @@ func (c colCodec) canonical(ctx context.Context, v any) (any, error) {
 		}
 	case kTime:
 		if x, ok := v.(time.Time); ok {
+			if c.utc {
+				return toUTC(x, sessionZone(ctx)), nil
+			}
 			return x, nil
 		}
 	case kTimespan:
@@ -612,6 +617,9 @@ func decodeColumns(ctx context.Context, b []byte, cols []colCodec, dst sql.Row, 
 			b = b[k:]
 			if c.kind == kTime {
 				v = time.UnixMicro(x).UTC()
+				if c.utc {
+					v = fromUTC(v.(time.Time), sessionZone(ctx))
+				}
 			} else {
 				v = types.Timespan(x)
 			}

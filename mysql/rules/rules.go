@@ -53,6 +53,10 @@
 // type that holds them all (integer and DECIMAL: DECIMAL; any float:
 // DOUBLE): go-mysql-server took the first branch's (IF(0, 1, 2.5) was 3).
 //
+// RULE-10 UNIX_TIMESTAMP of a TIMESTAMP column is its instant: Strata hands
+// TIMESTAMP values over in the session's time_zone (backend CODEC-5), and
+// go-mysql-server would read them as UTC.
+//
 // Except RULE-8, the rules run last in every statement's analysis (go-mysql-server's
 // OnceAfterAll batch, shared by its per-statement batches), so they see
 // the final plan and must keep expression indexes as they are.
@@ -79,6 +83,7 @@ const (
 	collatedCountDistinctID
 	keepNotInID
 	numericBranchesID
+	unixTimestampID
 )
 
 var once sync.Once
@@ -109,7 +114,8 @@ func Install() {
 			analyzer.Rule{Id: checkedIntegersID, Apply: checkedIntegers},
 			analyzer.Rule{Id: serverCollationID, Apply: serverCollation},
 			analyzer.Rule{Id: collatedDistinctID, Apply: collatedDistinct},
-			analyzer.Rule{Id: collatedCountDistinctID, Apply: collatedCountDistinct})
+			analyzer.Rule{Id: collatedCountDistinctID, Apply: collatedCountDistinct},
+			analyzer.Rule{Id: unixTimestampID, Apply: unixTimestamp})
 		// RULE-6: the server's collations start as MySQL 8's.
 		name := DefaultCollation.Name()
 		for _, v := range []string{"collation_server", "collation_database", "collation_connection"} {

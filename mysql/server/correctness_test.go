@@ -515,3 +515,30 @@ func TestDiagnosticsArea(t *testing.T) {
 	mustExec(t, c, "SELECT 1")
 	wantRows(t, c, "SHOW WARNINGS")
 }
+
+// CODEC-5: TIMESTAMP is an instant, shown in the session's time_zone (on
+// both protocols); DATETIME is a wall clock.
+func TestTimestampTimeZone(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c, err := ts.open("d").Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	mustExec(t, c, "CREATE TABLE tz(id INT PRIMARY KEY, ts TIMESTAMP NULL, dt DATETIME, KEY(ts))")
+	mustExec(t, c, "SET time_zone = '+00:00'")
+	mustExec(t, c, "INSERT INTO tz VALUES (1, '2020-01-01 00:00:00', '2020-01-01 00:00:00')")
+	mustExec(t, c, "SET time_zone = '+05:00'")
+	mustExec(t, c, "INSERT INTO tz VALUES (2, ?, ?)", "2020-01-01 05:00:00", "2020-01-01 05:00:00")
+	q := "SELECT id, DATE_FORMAT(ts, '%Y-%m-%d %H:%i'), DATE_FORMAT(dt, '%Y-%m-%d %H:%i') FROM tz ORDER BY id"
+	wantRows(t, c, q, "1|2020-01-01 05:00|2020-01-01 00:00", "2|2020-01-01 05:00|2020-01-01 05:00")
+	wantRows(t, c, "SELECT id FROM tz WHERE ts = '2020-01-01 05:00:00' ORDER BY id", "1", "2")
+	wantRows(t, c, "SELECT UNIX_TIMESTAMP(ts), UNIX_TIMESTAMP(dt) FROM tz WHERE id = 2", "1577836800|1577836800")
+	mustExec(t, c, "SET time_zone = '-03:30'")
+	wantRows(t, c, q, "1|2019-12-31 20:30|2020-01-01 00:00", "2|2019-12-31 20:30|2020-01-01 05:00")
+	var ts1 string
+	if err := c.QueryRowContext(context.Background(), "SELECT DATE_FORMAT(ts, '%H:%i') FROM tz WHERE id = ?", 1).Scan(&ts1); err != nil || ts1 != "20:30" {
+		t.Fatalf("prepared read in -03:30: %q %v", ts1, err)
+	}
+}
