@@ -11,6 +11,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/transform"
 
 	"strata/engine"
+	"strata/mysql/rules"
 )
 
 // The catalog (CAT-n) is the set of databases and table definitions, kept
@@ -34,6 +35,9 @@ import (
 // re-read at open: types, DEFAULT / ON UPDATE / generated expressions
 // (handed to go-mysql-server unresolved, so its planner resolves them in
 // the table's scope on each statement), CHECK constraints, comments.
+//
+// CAT-4 A VIRTUAL generated column is kept as declared in the catalog but
+// served as STORED: its value is computed on write and stored.
 
 const catalogKeyspace = "sql.catalog"
 
@@ -44,7 +48,7 @@ type columnDef struct {
 	Default       string `json:"default,omitempty"`
 	OnUpdate      string `json:"on_update,omitempty"`
 	Generated     string `json:"generated,omitempty"` // expression of a generated column
-	Virtual       bool   `json:"virtual,omitempty"`   // generated column computed on read
+	Virtual       bool   `json:"virtual,omitempty"`   // declared VIRTUAL (served as STORED: CAT-4)
 	AutoIncrement bool   `json:"auto_increment,omitempty"`
 	Comment       string `json:"comment,omitempty"`
 }
@@ -56,35 +60,10 @@ func columnDefOf(c *sql.Column, coll sql.CollationID) columnDef {
 	if tc, ok := c.Type.(sql.TypeWithCollation); ok {
 		typStr = tc.StringWithTableCollation(coll)
 	}
-	typStr = quoteMembers(c.Type, typStr)
+	typStr = rules.QuoteMembers(c.Type, typStr)
 	return columnDef{Name: c.Name, Type: typStr, Nullable: c.Nullable, AutoIncrement: c.AutoIncrement,
 		Comment: c.Comment, Default: exprText(c.Default), OnUpdate: exprText(c.OnUpdate),
 		Generated: exprText(c.Generated), Virtual: c.Virtual}
-}
-
-// quoteMembers rewrites the member list of an ENUM or SET type string with
-// quotes doubled: go-mysql-server prints enum('a','b'c'), which does not
-// parse again.
-func quoteMembers(t sql.Type, typStr string) string {
-	var vals []string
-	switch et := t.(type) {
-	case sql.EnumType:
-		vals = et.Values()
-	case sql.SetType:
-		vals = et.Values()
-	default:
-		return typStr
-	}
-	open := strings.IndexByte(typStr, '(')
-	plain := "('" + strings.Join(vals, "','") + "')"
-	if open < 0 || !strings.HasPrefix(typStr[open:], plain) {
-		return typStr
-	}
-	quoted := make([]string, len(vals))
-	for i, v := range vals {
-		quoted[i] = strings.ReplaceAll(v, "'", "''")
-	}
-	return typStr[:open] + "('" + strings.Join(quoted, "','") + "')" + typStr[open+len(plain):]
 }
 
 // exprText is the text of a column's default, ON UPDATE or generated

@@ -1,6 +1,8 @@
 package backend
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -15,9 +17,10 @@ import (
 // first for ALTER TABLE ADD CHECK.
 
 type checkDef struct {
-	Name     string `json:"name"`
-	Expr     string `json:"expr"`
-	Enforced bool   `json:"enforced"`
+	Name      string `json:"name"`
+	Expr      string `json:"expr"`
+	Enforced  bool   `json:"enforced"`
+	Generated bool   `json:"generated,omitempty"` // name made up by Strata
 }
 
 var (
@@ -42,14 +45,37 @@ func (tb *Table) GetChecks(ctx *sql.Context) ([]sql.CheckDefinition, error) {
 // CreateCheck implements sql.CheckAlterableTable.
 func (tb *Table) CreateCheck(ctx *sql.Context, check *sql.CheckDefinition) error {
 	return tb.alterDef(ctx, func(def *tableDef) error {
-		for _, c := range def.Checks {
-			if strings.EqualFold(c.Name, check.Name) {
-				return mysql.NewSQLError(3822, "HY000", "Duplicate check constraint name '%s'.", check.Name)
-			}
+		name, generated := check.Name, check.Name == ""
+		if generated {
+			name = nextCheckName(def)
 		}
-		def.Checks = append(def.Checks, checkDef{Name: check.Name, Expr: check.CheckExpression, Enforced: check.Enforced})
+		for i, c := range def.Checks {
+			if !strings.EqualFold(c.Name, name) {
+				continue
+			}
+			if !c.Generated || generated {
+				return mysql.NewSQLError(3822, "HY000", "Duplicate check constraint name '%s'.", name)
+			}
+			// An explicit name wins over one made up for an unnamed
+			// check earlier in the same CREATE TABLE (MariaDB's dumps
+			// have an inline CHECK before a named <table>_chk_1).
+			def.Checks[i].Name = nextCheckName(def)
+		}
+		def.Checks = append(def.Checks, checkDef{Name: name, Expr: check.CheckExpression, Enforced: check.Enforced, Generated: generated})
 		return nil
 	})
+}
+
+// nextCheckName is MySQL's name for an unnamed check: <table>_chk_<n>, n
+// past the largest in use.
+func nextCheckName(def *tableDef) string {
+	prefix, n := strings.ToLower(def.Name)+"_chk_", 0
+	for _, c := range def.Checks {
+		if k, err := strconv.Atoi(strings.TrimPrefix(strings.ToLower(c.Name), prefix)); err == nil && k > n {
+			n = k
+		}
+	}
+	return fmt.Sprintf("%s_chk_%d", def.Name, n+1)
 }
 
 // DropCheck implements sql.CheckAlterableTable.

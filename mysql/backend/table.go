@@ -87,7 +87,11 @@ func openTableDef(ctx *sql.Context, d *Database, def *tableDef, _ any) (*table, 
 		c := &sql.Column{Name: cd.Name, Type: typ, Nullable: cd.Nullable, Source: def.Name,
 			DatabaseSource: d.name, AutoIncrement: cd.AutoIncrement, Comment: cd.Comment}
 		c.Default, c.OnUpdate = columnExpr(cd.Default), columnExpr(cd.OnUpdate)
-		c.Generated, c.Virtual = columnExpr(cd.Generated), cd.Virtual
+		// A VIRTUAL column is stored as if STORED (CAT-4): go-mysql-server
+		// wraps a table with virtual columns in a node that hides its
+		// indexes and CHECK constraints from SHOW CREATE TABLE, SHOW INDEX
+		// and the INSERT/UPDATE check loader.
+		c.Generated = columnExpr(cd.Generated)
 		c.Extra = columnExtra(cd)
 		if cd.AutoIncrement {
 			t.autoCol = i
@@ -123,9 +127,7 @@ func openTableDef(ctx *sql.Context, d *Database, def *tableDef, _ any) (*table, 
 func columnExtra(cd columnDef) string {
 	var parts []string
 	switch {
-	case cd.Generated != "" && cd.Virtual:
-		parts = append(parts, "VIRTUAL GENERATED")
-	case cd.Generated != "":
+	case cd.Generated != "": // VIRTUAL ones too (CAT-4)
 		parts = append(parts, "STORED GENERATED")
 	case cd.Default != "" && !isLiteralDefault(cd.Default):
 		parts = append(parts, "DEFAULT_GENERATED")
@@ -431,15 +433,8 @@ func (tb *Table) Collation() sql.CollationID {
 
 func (tb *Table) PrimaryKeySchema() sql.PrimaryKeySchema { return tb.t.pkSch }
 
-// WithProjections implements sql.ProjectedTable. A table with virtual
-// columns returns whole rows: go-mysql-server computes those columns from
-// the others by their ordinals in the full schema.
+// WithProjections implements sql.ProjectedTable.
 func (tb *Table) WithProjections(names []string) sql.Table {
-	for _, c := range tb.t.sch {
-		if c.Virtual {
-			return tb
-		}
-	}
 	nt := *tb
 	nt.proj = names
 	nt.projIdx = make([]int, 0, len(names))

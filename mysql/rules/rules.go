@@ -57,6 +57,14 @@
 // TIMESTAMP values over in the session's time_zone (backend CODEC-5), and
 // go-mysql-server would read them as UTC.
 //
+// RULE-11 SHOW CREATE TABLE writes ENUM/SET members and comments with their
+// quotes doubled and ENUM/SET defaults as members, so that its output (and
+// a dump) creates the same table again (a formatter, not an analyzer rule).
+//
+// RULE-12 A read-only statement on a view (SELECT, SHOW CREATE TABLE, SHOW
+// FIELDS) does not commit the open transaction: go-mysql-server flagged
+// it DDL, as it parses the view's CREATE VIEW, and committed.
+//
 // Except RULE-8, the rules run last in every statement's analysis (go-mysql-server's
 // OnceAfterAll batch, shared by its per-statement batches), so they see
 // the final plan and must keep expression indexes as they are.
@@ -84,6 +92,7 @@ const (
 	keepNotInID
 	numericBranchesID
 	unixTimestampID
+	readOnlyShowsID
 )
 
 var once sync.Once
@@ -115,7 +124,10 @@ func Install() {
 			analyzer.Rule{Id: serverCollationID, Apply: serverCollation},
 			analyzer.Rule{Id: collatedDistinctID, Apply: collatedDistinct},
 			analyzer.Rule{Id: collatedCountDistinctID, Apply: collatedCountDistinct},
-			analyzer.Rule{Id: unixTimestampID, Apply: unixTimestamp})
+			analyzer.Rule{Id: unixTimestampID, Apply: unixTimestamp},
+			analyzer.Rule{Id: readOnlyShowsID, Apply: readOnlyShows})
+		// RULE-11: SHOW CREATE TABLE's column definitions.
+		sql.GlobalSchemaFormatter = schemaFormatter{sql.GlobalSchemaFormatter}
 		// RULE-6: the server's collations start as MySQL 8's.
 		name := DefaultCollation.Name()
 		for _, v := range []string{"collation_server", "collation_database", "collation_connection"} {

@@ -542,3 +542,26 @@ func TestTimestampTimeZone(t *testing.T) {
 		t.Fatalf("prepared read in -03:30: %q %v", ts1, err)
 	}
 }
+
+// RULE-12: reading a view inside a transaction does not commit it.
+func TestViewReadKeepsTransaction(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	db := ts.open("d")
+	mustExec(t, db, "CREATE TABLE t(id INT PRIMARY KEY)")
+	mustExec(t, db, "CREATE VIEW v AS SELECT id FROM t")
+	c, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	mustExec(t, c, "BEGIN")
+	mustExec(t, c, "INSERT INTO t VALUES (1)")
+	mustExec(t, c, "SAVEPOINT sp")
+	wantRows(t, c, "SELECT id FROM v", "1")
+	queryStrings(t, c, "SHOW CREATE TABLE v")
+	queryStrings(t, c, "SHOW FIELDS FROM v")
+	mustExec(t, c, "ROLLBACK TO SAVEPOINT sp")
+	mustExec(t, c, "ROLLBACK")
+	wantRows(t, c, "SELECT COUNT(*) FROM t", "0")
+}

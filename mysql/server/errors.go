@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"regexp"
@@ -70,11 +71,17 @@ func (h *errorHandler) setStatusOf(c *mysql.Conn, s *backend.Session) {
 
 func (h *errorHandler) spool(c *mysql.Conn, cb mysql.ResultSpoolFn) mysql.ResultSpoolFn {
 	first := true
+	var fields []*querypb.Field // set when the result has float columns
 	return func(res *sqltypes.Result, more bool) error {
 		if first {
 			first = false
 			h.setStatus(c)
-			fixFields(res)
+			if fixFields(res) {
+				fields = res.Fields
+			}
+		}
+		if fields != nil {
+			fixFloats(res, fields)
 		}
 		return cb(res, more)
 	}
@@ -83,14 +90,39 @@ func (h *errorHandler) spool(c *mysql.Conn, cb mysql.ResultSpoolFn) mysql.Result
 // fixFields corrects result metadata go-mysql-server gets wrong: BIT
 // columns are binary (charset 63, BINARY flag), as MySQL sends them; with
 // charset 255 drivers decode their bytes as text and fail on >= 0x80.
-func fixFields(res *sqltypes.Result) {
+// It reports whether the result has floating-point columns (fixFloats).
+func fixFields(res *sqltypes.Result) (floats bool) {
 	if res == nil {
-		return
+		return false
 	}
 	for _, f := range res.Fields {
-		if f.Type == sqltypes.Bit {
+		switch f.Type {
+		case sqltypes.Bit:
 			f.Charset = 63
 			f.Flags |= uint32(querypb.MySqlFlag_BINARY_FLAG)
+		case sqltypes.Float64, sqltypes.Float32:
+			floats = true
+		}
+	}
+	return floats
+}
+
+// fixFloats writes floating-point values' exponents as MySQL does
+// (-2.25e100, 1.5e-7): go-mysql-server writes -2.25e+100.
+func fixFloats(res *sqltypes.Result, fields []*querypb.Field) {
+	for c, f := range fields {
+		if f.Type != sqltypes.Float64 && f.Type != sqltypes.Float32 {
+			continue
+		}
+		for _, row := range res.Rows {
+			if c >= len(row) {
+				continue
+			}
+			raw := row[c].Raw()
+			if i := bytes.Index(raw, []byte("e+")); i >= 0 {
+				fixed := append(append([]byte{}, raw[:i+1]...), raw[i+2:]...)
+				row[c] = sqltypes.MakeTrusted(f.Type, fixed)
+			}
 		}
 	}
 }
@@ -209,6 +241,7 @@ var errorRules = []errorRule{
 	{1105, regexp.MustCompile(`^value "(.*)" is outside of timestamp range$`), 1292, "22007", "Incorrect datetime value: '$1'"},
 	{1105, regexp.MustCompile(`^Unknown table '(.*)'$`), 1051, "42S02", "Unknown table '$1'"},
 	{1105, regexp.MustCompile(`^the view (.*) does not exist$`), 1146, "42S02", "Table '$1' doesn't exist"},
+	{1105, regexp.MustCompile(`^the view (?:.*\.)?(.*) already exists$`), 1050, "42S01", "Table '$1' already exists"},
 	{1105, regexp.MustCompile(`^unsupported feature: (.*)$`), 1235, "42000", "This version of Strata doesn't yet support '$1'"},
 	{1105, regexp.MustCompile(`Invalid JSON path expression`), 3143, "42000", "Invalid JSON path expression."},
 	{1105, regexp.MustCompile(`^duplicate (?:unique|primary) key given: \[(.*)\]$`), 1062, "23000", "Duplicate entry '$1' for key"},
@@ -294,11 +327,17 @@ func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mys
 		}
 	}
 	first := true
+	var fields []*querypb.Field
 	err := mapError(h.Handler.ComStmtExecute(ctx, c, p, func(res *sqltypes.Result) error {
 		if first {
 			first = false
 			h.setStatus(c)
-			fixFields(res)
+			if fixFields(res) {
+				fields = res.Fields
+			}
+		}
+		if fields != nil {
+			fixFloats(res, fields)
 		}
 		return cb(res)
 	}))
