@@ -59,6 +59,9 @@ func (db *DB) Stats() Stats {
 // SetLockWaitTimeout changes the row-lock wait timeout at run time.
 func (db *DB) SetLockWaitTimeout(d time.Duration) { db.locks.SetTimeout(d) }
 
+// LockWaitTimeout is the engine's row-lock wait timeout as opened.
+func (db *DB) LockWaitTimeout() time.Duration { return db.opts.LockWaitTimeout }
+
 func (db *DB) memberStats() []volume.MeteredStats {
 	out := make([]volume.MeteredStats, len(db.members))
 	for i, m := range db.members {

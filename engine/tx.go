@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"strata/btree"
 	"strata/page"
@@ -20,6 +21,8 @@ type Tx struct {
 	ws   *txn.WriteSet
 	held []string
 	done bool
+
+	lockWait time.Duration // row-lock wait bound; 0: the engine's
 }
 
 // Begin starts a transaction.
@@ -41,7 +44,7 @@ func (tx *Tx) lock(ks *Keyspace, key []byte, mode txn.Mode) error {
 		return ErrTxnDone
 	}
 	name := lockName(ks, key)
-	fresh, err := tx.db.locks.Lock(tx.id, name, mode)
+	fresh, err := tx.db.locks.LockWait(tx.id, name, mode, tx.lockWait)
 	if err != nil {
 		return err
 	}
@@ -120,6 +123,10 @@ func (tx *Tx) Delete(ks *Keyspace, key []byte) error {
 	tx.ws.Put(txn.Write{Keyspace: ks.id, Key: clone(key), Delete: true})
 	return nil
 }
+
+// SetLockWaitTimeout bounds this transaction's row-lock waits (0: the
+// engine's LockWaitTimeout).
+func (tx *Tx) SetLockWaitTimeout(d time.Duration) { tx.lockWait = d }
 
 // Savepoint marks the buffered writes so far (for statement rollback).
 func (tx *Tx) Savepoint() int { return tx.ws.Savepoint() }

@@ -108,6 +108,11 @@ func (e *lockEntry) grantable(txn ID, mode Mode) bool {
 // Lock acquires key in mode for txn. It reports whether the lock is newly
 // held by txn (false if txn already held it in a covering mode).
 func (m *LockManager) Lock(txn ID, key string, mode Mode) (bool, error) {
+	return m.LockWait(txn, key, mode, 0)
+}
+
+// LockWait is Lock waiting at most wait (0: the manager's timeout).
+func (m *LockManager) LockWait(txn ID, key string, mode Mode, wait time.Duration) (bool, error) {
 	s := m.shard(key)
 	s.mu.Lock()
 	e := s.locks[key]
@@ -144,9 +149,12 @@ func (m *LockManager) Lock(txn ID, key string, mode Mode) (bool, error) {
 		m.clearEdges(txn)
 		return !already, nil
 	}
-	m.graphMu.Lock()
-	timeout := m.timeout
-	m.graphMu.Unlock()
+	timeout := wait
+	if timeout <= 0 {
+		m.graphMu.Lock()
+		timeout = m.timeout
+		m.graphMu.Unlock()
+	}
 	t := time.NewTimer(timeout)
 	defer t.Stop()
 	select {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/mysql_db"
@@ -32,6 +33,7 @@ import (
 // row they change is the one read, failing with 1020 otherwise.
 // SES-4 A deadlock rolls back the whole engine transaction (as InnoDB
 // does): later statements of the same client transaction start a new one.
+// SES-7 innodb_lock_wait_timeout (session or global) bounds row-lock waits.
 // SES-5 A statement is all or nothing for DDL too: CREATE TABLE runs as
 // several catalog changes (the table, then its indexes, foreign keys and
 // checks, then CREATE ... SELECT's rows), and a failure after the first
@@ -103,6 +105,13 @@ func (s *Session) engineTx() (*engine.Tx, error) {
 	if s.tx == nil {
 		s.tx = s.b.db.Begin()
 		s.mdl = nil
+		// SES-7 A transaction's row-lock waits are bounded by the
+		// session's innodb_lock_wait_timeout when it begins.
+		if v, err := s.GetSessionVariable(nil, "innodb_lock_wait_timeout"); err == nil {
+			if secs, ok := v.(int64); ok && secs > 0 {
+				s.tx.SetLockWaitTimeout(time.Duration(secs) * time.Second)
+			}
+		}
 	}
 	return s.tx, nil
 }

@@ -565,3 +565,28 @@ func TestViewReadKeepsTransaction(t *testing.T) {
 	mustExec(t, c, "ROLLBACK")
 	wantRows(t, c, "SELECT COUNT(*) FROM t", "0")
 }
+
+// SES-7: SET SESSION innodb_lock_wait_timeout bounds this session's lock
+// waits (the test engine's default is 2 s).
+func TestSessionLockWaitTimeout(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	db := ts.open("d")
+	mustExec(t, db, "CREATE TABLE t(id INT PRIMARY KEY, v INT)")
+	mustExec(t, db, "INSERT INTO t VALUES (1, 0)")
+	ctx := context.Background()
+	a, _ := db.Conn(ctx)
+	b, _ := db.Conn(ctx)
+	defer a.Close()
+	defer b.Close()
+	wantRows(t, b, "SELECT @@global.innodb_lock_wait_timeout, @@session.innodb_lock_wait_timeout", "2|2")
+	mustExec(t, b, "SET SESSION innodb_lock_wait_timeout = 1")
+	mustExec(t, a, "BEGIN")
+	mustExec(t, a, "UPDATE t SET v = 1 WHERE id = 1")
+	start := time.Now()
+	wantErrCode(t, b, 1205, "UPDATE t SET v = 2 WHERE id = 1")
+	if waited := time.Since(start); waited > 1900*time.Millisecond {
+		t.Fatalf("waited %v with innodb_lock_wait_timeout = 1", waited)
+	}
+	mustExec(t, a, "ROLLBACK")
+}

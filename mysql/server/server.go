@@ -10,6 +10,7 @@ import (
 	"math"
 	"net"
 	"sync/atomic"
+	"time"
 
 	sqle "github.com/dolthub/go-mysql-server"
 	gms "github.com/dolthub/go-mysql-server/server"
@@ -152,6 +153,25 @@ func (c *constStatus) Variable() sql.StatusVariable {
 // GLOBAL strata_bpe_size = N resizes the buffer pool extension online.
 func installVariables(b *backend.Backend) {
 	size := b.Engine().Stats().BPE.Slots * page.Size
+	// innodb_lock_wait_timeout: session and global, in seconds, as InnoDB
+	// (go-mysql-server has it global and fixed at 1); new transactions take
+	// the session's value (backend SES-7), SET GLOBAL also sets the
+	// engine's default.
+	sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{&sql.MysqlSystemVariable{
+		Name:    "innodb_lock_wait_timeout",
+		Scope:   sql.GetMysqlScope(sql.SystemVariableScope_Both),
+		Dynamic: true,
+		Type:    types.NewSystemIntType("innodb_lock_wait_timeout", 1, 1073741824, false),
+		Default: int64(max(1, b.Engine().LockWaitTimeout()/time.Second)),
+		NotifyChanged: func(ctx *sql.Context, scope sql.SystemVariableScope, v sql.SystemVarValue) error {
+			if secs, ok := v.Val.(int64); ok && scope.IsGlobalOnly() {
+				if cur := installed.Load(); cur != nil {
+					cur.Engine().SetLockWaitTimeout(time.Duration(secs) * time.Second)
+				}
+			}
+			return nil
+		},
+	}})
 	sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{&sql.MysqlSystemVariable{
 		Name:    "strata_bpe_size",
 		Scope:   sql.GetMysqlScope(sql.SystemVariableScope_Global),
