@@ -48,6 +48,11 @@ func (d *Database) lookup(name string) *table {
 
 // GetTableInsensitive implements sql.Database.
 func (d *Database) GetTableInsensitive(ctx *sql.Context, name string) (sql.Table, bool, error) {
+	if s, err := sessionOf(ctx); err == nil {
+		if t := s.temporary(d.name, name); t != nil { // TMP-1
+			return &Table{t: t}, true, nil
+		}
+	}
 	t := d.lookup(name)
 	if t == nil {
 		return nil, false, nil
@@ -127,6 +132,9 @@ func (d *Database) CreateTable(ctx *sql.Context, name string, sch sql.PrimaryKey
 // DropTable implements sql.TableDropper (CAT-2: entry, then keyspaces).
 func (d *Database) DropTable(ctx *sql.Context, name string) error {
 	if s, err := sessionOf(ctx); err == nil {
+		if ok, err := s.dropTemporary(d.name, name); ok || err != nil {
+			return err
+		}
 		if err := s.implicitCommit(); err != nil {
 			return err
 		}
@@ -158,6 +166,9 @@ func (d *Database) dropTable(name string, id uint32) error {
 
 // RenameTable implements sql.TableRenamer.
 func (d *Database) RenameTable(ctx *sql.Context, oldName, newName string) error {
+	if s, err := sessionOf(ctx); err == nil && s.temporary(d.name, oldName) != nil {
+		return errTempNotSupported
+	}
 	d.b.ddl.Lock()
 	defer d.b.ddl.Unlock()
 	t := d.lookup(oldName)
@@ -193,6 +204,15 @@ func (d *Database) replaceTable(ctx *sql.Context, old *table, def *tableDef) (*t
 	nt, err := openTable(ctx, d, def)
 	if err != nil {
 		return nil, err
+	}
+	if old.temp != nil { // TMP-3: the session's slot, not the catalog
+		if def.ID != old.def.ID || def.Name != old.def.Name {
+			return nil, errTempNotSupported
+		}
+		nt.temp = old.temp
+		nt.shareCounters(old)
+		old.temp.t = nt
+		return nt, nil
 	}
 	if err := d.b.writeCatalog(map[string][]byte{string(tableKey(d.name, def.Name)): encodeJSON(def)}); err != nil {
 		return nil, err

@@ -36,7 +36,7 @@ func (b *Backend) exclusiveMDL(t *table) (*engine.Tx, error) {
 
 // current returns the table's latest runtime form (DDL swaps it).
 func (tb *Table) current() (*table, error) {
-	t := tb.t.db.lookup(tb.t.def.Name)
+	t := tb.t.latest()
 	if t == nil || t.def.ID != tb.t.def.ID {
 		return nil, sql.ErrTableNotFound.New(tb.t.def.Name)
 	}
@@ -258,7 +258,7 @@ func (tb *Table) RenameIndex(ctx *sql.Context, from, to string) error {
 // inside the transaction, undone by ROLLBACK, no implicit commit, the
 // savepoints kept. Such a call deletes the rows one by one instead.
 func (tb *Table) Truncate(ctx *sql.Context) (int, error) {
-	if isDeleteStatement(ctx.Query()) {
+	if isDeleteStatement(ctx.Query()) || tb.t.temp != nil { // TMP-3
 		return tb.deleteAll(ctx)
 	}
 	b := tb.t.db.b

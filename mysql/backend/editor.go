@@ -69,7 +69,7 @@ func (e *editor) begin() (*engine.Tx, error) {
 		// lock: DDL may have published a new definition meanwhile. Indexes
 		// added or dropped: write through the current one. Rows rewritten
 		// (new id): the statement must be retried.
-		cur := e.t.db.lookup(e.t.def.Name)
+		cur := e.t.latest()
 		if cur != e.t {
 			if cur == nil || cur.def.ID != e.t.def.ID || len(cur.cols) != len(e.t.cols) {
 				return nil, mysql.NewSQLError(1412, "HY000",
@@ -479,7 +479,7 @@ func (a *autoSetter) SetAutoIncrementValue(ctx *sql.Context, v uint64) error {
 	d := t.db
 	d.b.ddl.Lock()
 	defer d.b.ddl.Unlock()
-	cur := d.lookup(t.def.Name)
+	cur := t.latest()
 	if cur == nil {
 		return sql.ErrTableNotFound.New(t.def.Name)
 	}

@@ -48,6 +48,9 @@ func (s *Session) FastTable(table, keyCol string) (*FastTable, bool) {
 		return nil, false
 	}
 	t := d.lookup(table)
+	if s.temporary(d.name, table) != nil {
+		return nil, false // a temporary table is go-mysql-server's to serve
+	}
 	if t == nil || len(t.pk) != 1 || !strings.EqualFold(t.sch[t.pk[0]].Name, keyCol) {
 		return nil, false
 	}

@@ -52,7 +52,8 @@ type Session struct {
 	mdl     map[uint32]bool
 	savepts []savepoint // in creation order
 
-	created []createdTable // by the current statement (SES-5)
+	created []createdTable       // by the current statement (SES-5)
+	temps   map[string]*tempSlot // temporary tables by db/name (TMP-1)
 
 	lockQuery   string
 	lockingRead bool
@@ -274,6 +275,7 @@ func (s *Session) CommandEnd() {
 // SessionEnd rolls back whatever is open.
 func (s *Session) SessionEnd() {
 	s.endTx(false)
+	s.dropAllTemporary()
 	s.b.sessMu.Lock()
 	if s.b.sessions[s.ID()] == s {
 		delete(s.b.sessions, s.ID())

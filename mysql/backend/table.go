@@ -34,6 +34,19 @@ type table struct {
 	primary *engine.Keyspace
 	indexes []*index
 	ctr     *counters
+	temp    *tempSlot // a session's temporary table (TMP-1), else nil
+}
+
+// latest returns t's current runtime form (DDL swaps it), or nil if the
+// table is gone.
+func (t *table) latest() *table {
+	if t.temp != nil {
+		if t.temp.s.temporary(t.db.name, t.def.Name) == nil {
+			return nil
+		}
+		return t.temp.t
+	}
+	return t.db.lookup(t.def.Name)
 }
 
 // counters outlive DDL swaps of a table.
@@ -881,4 +894,4 @@ func (x *Index) CanSupportOrderBy(sql.Expression) bool      { return false }
 // IsTemporary implements sql.TemporaryTable (go-mysql-server v0.20 needs
 // it to check writes in READ ONLY transactions); strata has no temporary
 // tables.
-func (tb *Table) IsTemporary() bool { return false }
+func (tb *Table) IsTemporary() bool { return tb.t.temp != nil }

@@ -389,7 +389,6 @@ func TestStoredProceduresAndUnsupported(t *testing.T) {
 	wantErrCode(t, c, 1305, "DROP PROCEDURE p3")
 	wantErrCode(t, c, 1305, "SELECT nosuchfn(1)")
 	for _, q := range []string{
-		"CREATE TEMPORARY TABLE tt (a INT)",
 		"CREATE FUNCTION f1(x INT) RETURNS INT DETERMINISTIC RETURN x * 2",
 		"SELECT * FROM t WHERE id >= ALL (SELECT id FROM t)",
 		"XA START 'x'",
@@ -589,4 +588,45 @@ func TestSessionLockWaitTimeout(t *testing.T) {
 		t.Fatalf("waited %v with innodb_lock_wait_timeout = 1", waited)
 	}
 	mustExec(t, a, "ROLLBACK")
+}
+
+// TMP-1..4: temporary tables are the session's own, hide a regular table
+// of the same name, are transactional, and go with the session.
+func TestTemporaryTables(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	db := ts.open("d")
+	mustExec(t, db, "CREATE TABLE t (id INT PRIMARY KEY, v INT)")
+	mustExec(t, db, "INSERT INTO t VALUES (1, 10)")
+	db.SetMaxIdleConns(0) // a closed Conn ends its session
+	ctx := context.Background()
+	a, _ := db.Conn(ctx)
+	b, _ := db.Conn(ctx)
+	defer b.Close()
+	mustExec(t, a, "CREATE TEMPORARY TABLE t (id INT PRIMARY KEY, w VARCHAR(10), KEY kw (w))")
+	mustExec(t, a, "INSERT INTO t VALUES (5, 'five'), (6, 'six')")
+	wantRows(t, a, "SELECT id FROM t WHERE w = 'six'", "6")
+	wantRows(t, b, "SELECT id, v FROM t", "1|10")
+	st, err := a.PrepareContext(ctx, "SELECT w FROM t WHERE id = ?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w string
+	if err := st.QueryRowContext(ctx, 5).Scan(&w); err != nil || w != "five" {
+		t.Fatalf("prepared point select on the temporary table: %q %v", w, err)
+	}
+	st.Close()
+	mustExec(t, a, "BEGIN")
+	mustExec(t, a, "INSERT INTO t VALUES (7, 'seven')")
+	mustExec(t, a, "ROLLBACK")
+	wantRows(t, a, "SELECT COUNT(*) FROM t", "2")
+	wantRows(t, a, "SHOW TABLES", "t")
+	wantErrCode(t, a, 1235, "RENAME TABLE t TO t2")
+	a.Close() // the session ends: its temporary table goes
+	c, _ := db.Conn(ctx)
+	defer c.Close()
+	wantRows(t, c, "SELECT id, v FROM t", "1|10")
+	mustExec(t, c, "CREATE TEMPORARY TABLE t3 (a INT)")
+	mustExec(t, c, "DROP TEMPORARY TABLE t3")
+	wantErrCode(t, c, 1146, "SELECT * FROM t3")
 }

@@ -167,8 +167,6 @@ var errorRules = []errorRule{
 		"This version of Strata doesn't yet support 'comparison with ALL/ANY/SOME (subquery)'"},
 	{1105, regexp.MustCompile(`^syntax error at position \d+ near '(?i:(check|checksum|optimize|repair))'$`), 1235, "42000",
 		"This version of Strata doesn't yet support '${1} TABLE'"},
-	{1105, regexp.MustCompile(`does not support temporary tables`), 1235, "42000",
-		"This version of Strata doesn't yet support 'temporary tables'"},
 	{1105, regexp.MustCompile(`^stored procedure "(.*)" does not exist`), 1305, "42000", "PROCEDURE $1 does not exist"},
 	{1105, regexp.MustCompile(`^stored procedure "(.*)" already exists`), 1304, "42000", "PROCEDURE $1 already exists"},
 	{1105, regexp.MustCompile(`^function: '(.*)' not found`), 1305, "42000", "FUNCTION $1 does not exist"},
