@@ -65,7 +65,10 @@
 // FIELDS) does not commit the open transaction: go-mysql-server flagged
 // it DDL, as it parses the view's CREATE VIEW, and committed.
 //
-// Except RULE-8, the rules run last in every statement's analysis (go-mysql-server's
+// RULE-13 A join of more than 61 tables fails with 1116, as in MySQL
+// (go-mysql-server's join planner panicked on 64).
+//
+// Except RULE-8 and RULE-13, the rules run last in every statement's analysis (go-mysql-server's
 // OnceAfterAll batch, shared by its per-statement batches), so they see
 // the final plan and must keep expression indexes as they are.
 package rules
@@ -93,6 +96,7 @@ const (
 	numericBranchesID
 	unixTimestampID
 	readOnlyShowsID
+	tooManyTablesID
 )
 
 var once sync.Once
@@ -102,11 +106,12 @@ var once sync.Once
 func Install() {
 	once.Do(func() {
 		// RULE-8 runs in the default batch, before the unnesting it
-		// prevents.
+		// prevents, and RULE-13 before join planning.
 		for i, r := range analyzer.DefaultRules {
 			if r.Id.String() == "unnestInSubqueries" {
 				rules := append([]analyzer.Rule{}, analyzer.DefaultRules[:i]...)
-				rules = append(rules, analyzer.Rule{Id: keepNotInID, Apply: keepNotIn})
+				rules = append(rules, analyzer.Rule{Id: keepNotInID, Apply: keepNotIn},
+					analyzer.Rule{Id: tooManyTablesID, Apply: tooManyTables})
 				analyzer.DefaultRules = append(rules, analyzer.DefaultRules[i:]...)
 				break
 			}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -629,4 +630,20 @@ func TestTemporaryTables(t *testing.T) {
 	mustExec(t, c, "CREATE TEMPORARY TABLE t3 (a INT)")
 	mustExec(t, c, "DROP TEMPORARY TABLE t3")
 	wantErrCode(t, c, 1146, "SELECT * FROM t3")
+}
+
+// RULE-13 and KILL: MySQL's errors instead of a panic or a silent OK.
+func TestJoinLimitAndKill(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE t (id INT PRIMARY KEY)")
+	var from []string
+	for i := 0; i < 64; i++ {
+		from = append(from, fmt.Sprintf("t t%d", i))
+	}
+	wantErrCode(t, c, 1116, "SELECT COUNT(*) FROM "+strings.Join(from, ", "))
+	wantErrCode(t, c, 1094, "KILL 999999")
+	wantErrCode(t, c, 1094, "KILL QUERY 999999")
+	wantRows(t, c, "SELECT 1", "1")
 }

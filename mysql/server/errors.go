@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -288,8 +289,29 @@ func (h *errorHandler) rewrite(c *mysql.Conn, query string) string {
 	return query
 }
 
+// killRE matches KILL [QUERY | CONNECTION] id.
+var killRE = regexp.MustCompile(`(?i)^\s*KILL\s+(?:QUERY\s+|CONNECTION\s+)?(\d+)\s*;?\s*$`)
+
+// unknownThread is MySQL's 1094 for a KILL of an id no connection has;
+// go-mysql-server answers OK.
+func (h *errorHandler) unknownThread(query string) error {
+	m := killRE.FindStringSubmatch(query)
+	if m == nil {
+		return nil
+	}
+	id, err := strconv.ParseUint(m[1], 10, 32)
+	if err == nil && h.b.SessionByConn(uint32(id)) != nil {
+		return nil
+	}
+	return mysql.NewSQLError(1094, "HY000", "Unknown thread id: %s", m[1])
+}
+
 func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) error {
 	query = h.rewrite(c, query)
+	if err := h.unknownThread(query); err != nil {
+		h.done(c, err)
+		return err
+	}
 	err := mapError(h.Handler.ComQuery(ctx, c, query, h.spool(c, cb)))
 	h.done(c, err)
 	return err
