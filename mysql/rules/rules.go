@@ -68,6 +68,10 @@
 // RULE-13 A join of more than 61 tables fails with 1116, as in MySQL
 // (go-mysql-server's join planner panicked on 64).
 //
+// RULE-14 A division by zero in a value INSERT ... VALUES or UPDATE ... SET
+// writes fails with 1365 under ERROR_FOR_DIVISION_BY_ZERO and a strict
+// mode, as in MySQL (go-mysql-server warned and wrote NULL).
+//
 // Except RULE-8 and RULE-13, the rules run last in every statement's analysis (go-mysql-server's
 // OnceAfterAll batch, shared by its per-statement batches), so they see
 // the final plan and must keep expression indexes as they are.
@@ -97,6 +101,7 @@ const (
 	unixTimestampID
 	readOnlyShowsID
 	tooManyTablesID
+	divisionByZeroID
 )
 
 var once sync.Once
@@ -130,7 +135,8 @@ func Install() {
 			analyzer.Rule{Id: collatedDistinctID, Apply: collatedDistinct},
 			analyzer.Rule{Id: collatedCountDistinctID, Apply: collatedCountDistinct},
 			analyzer.Rule{Id: unixTimestampID, Apply: unixTimestamp},
-			analyzer.Rule{Id: readOnlyShowsID, Apply: readOnlyShows})
+			analyzer.Rule{Id: readOnlyShowsID, Apply: readOnlyShows},
+			analyzer.Rule{Id: divisionByZeroID, Apply: divisionByZero})
 		// RULE-11: SHOW CREATE TABLE's column definitions.
 		sql.GlobalSchemaFormatter = schemaFormatter{sql.GlobalSchemaFormatter}
 		// RULE-6: the server's collations start as MySQL 8's.

@@ -647,3 +647,23 @@ func TestJoinLimitAndKill(t *testing.T) {
 	wantErrCode(t, c, 1094, "KILL QUERY 999999")
 	wantRows(t, c, "SELECT 1", "1")
 }
+
+// RULE-14: division by zero in written values is an error in MySQL 8's
+// default mode (strict + ERROR_FOR_DIVISION_BY_ZERO).
+func TestDivisionByZeroInDML(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c, _ := ts.open("d").Conn(context.Background())
+	defer c.Close()
+	mustExec(t, c, "SET sql_mode = 'STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO'")
+	mustExec(t, c, "CREATE TABLE z (id INT PRIMARY KEY, a INT)")
+	wantErrCode(t, c, 1365, "INSERT INTO z VALUES (1, 1/0)")
+	wantErrCode(t, c, 1365, "INSERT INTO z VALUES (2, 5 DIV 0)")
+	mustExec(t, c, "INSERT INTO z VALUES (3, 1)")
+	wantErrCode(t, c, 1365, "UPDATE z SET a = a / 0 WHERE id = 3")
+	mustExec(t, c, "INSERT IGNORE INTO z VALUES (4, 1/0)")
+	wantRows(t, c, "SELECT 1/0", "NULL")
+	mustExec(t, c, "SET sql_mode = 'STRICT_TRANS_TABLES'")
+	mustExec(t, c, "INSERT INTO z VALUES (5, 1/0)")
+	wantRows(t, c, "SELECT id, a FROM z ORDER BY id", "3|1", "4|NULL", "5|NULL")
+}

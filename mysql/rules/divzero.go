@@ -1,0 +1,126 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/vitess/go/mysql"
+)
+
+// divisionByZero makes a division by zero in a value written by INSERT
+// ... VALUES or UPDATE ... SET fail with 1365 when sql_mode has
+// ERROR_FOR_DIVISION_BY_ZERO and a strict mode (RULE-14), as MySQL does;
+// go-mysql-server only warns and writes NULL. IGNORE statements keep the
+// warning.
+func divisionByZero(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		switch x := n.(type) {
+		case *plan.InsertInto:
+			if x.Ignore {
+				return n, transform.SameTree, nil
+			}
+			src, same, err := transform.Node(x.Source, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+				v, ok := n.(*plan.Values)
+				if !ok {
+					return n, transform.SameTree, nil
+				}
+				changed := false
+				tuples := make([][]sql.Expression, len(v.ExpressionTuples))
+				for i, tuple := range v.ExpressionTuples {
+					tuples[i] = make([]sql.Expression, len(tuple))
+					for j, e := range tuple {
+						tuples[i][j] = e
+						if divides(e) {
+							tuples[i][j], changed = &zeroDivisionChecked{child: e}, true
+						}
+					}
+				}
+				if !changed {
+					return n, transform.SameTree, nil
+				}
+				nv := *v
+				nv.ExpressionTuples = tuples
+				return &nv, transform.NewTree, nil
+			})
+			if err != nil || same {
+				return n, transform.SameTree, err
+			}
+			return x.WithSource(src), transform.NewTree, nil
+		case *plan.UpdateSource:
+			if x.Ignore {
+				return n, transform.SameTree, nil
+			}
+			exprs := x.Expressions()
+			out := make([]sql.Expression, len(exprs))
+			changed := false
+			for i, e := range exprs {
+				out[i] = e
+				sf, ok := e.(*expression.SetField)
+				if ok && divides(sf.RightChild) {
+					out[i], changed = expression.NewSetField(sf.LeftChild, &zeroDivisionChecked{child: sf.RightChild}), true
+				}
+			}
+			if !changed {
+				return n, transform.SameTree, nil
+			}
+			nn, err := x.WithExpressions(out...)
+			if err != nil {
+				return nil, transform.SameTree, err
+			}
+			return nn, transform.NewTree, nil
+		}
+		return n, transform.SameTree, nil
+	})
+}
+
+// divides reports whether e contains a division or modulo.
+func divides(e sql.Expression) bool {
+	return transform.InspectExpr(e, func(e sql.Expression) bool {
+		switch e.(type) {
+		case *expression.Div, *expression.IntDiv, *expression.Mod:
+			return true
+		}
+		return false
+	})
+}
+
+// zeroDivisionChecked fails where its child divided by zero, in the modes
+// where MySQL makes that an error.
+type zeroDivisionChecked struct{ child sql.Expression }
+
+var _ sql.Expression = (*zeroDivisionChecked)(nil)
+
+func (z *zeroDivisionChecked) Resolved() bool { return z.child.Resolved() }
+func (z *zeroDivisionChecked) String() string { return z.child.String() }
+func (z *zeroDivisionChecked) DebugString() string {
+	return fmt.Sprintf("zeroDiv(%s)", sql.DebugString(z.child))
+}
+func (z *zeroDivisionChecked) Type() sql.Type             { return z.child.Type() }
+func (z *zeroDivisionChecked) IsNullable() bool           { return z.child.IsNullable() }
+func (z *zeroDivisionChecked) Children() []sql.Expression { return []sql.Expression{z.child} }
+
+func (z *zeroDivisionChecked) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(z, len(children), 1)
+	}
+	return &zeroDivisionChecked{child: children[0]}, nil
+}
+
+func (z *zeroDivisionChecked) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	before := ctx.WarningCount()
+	v, err := z.child.Eval(ctx, row)
+	if err != nil || v != nil || ctx.WarningCount() == before {
+		return v, err
+	}
+	if w := ctx.Warnings(); len(w) > 0 && w[0].Code == expression.ERDivisionByZero {
+		m := sql.LoadSqlMode(ctx)
+		if m.ModeEnabled("ERROR_FOR_DIVISION_BY_ZERO") && (m.ModeEnabled("STRICT_TRANS_TABLES") || m.ModeEnabled("STRICT_ALL_TABLES")) {
+			return nil, mysql.NewSQLError(1365, "22012", "Division by 0")
+		}
+	}
+	return v, nil
+}
