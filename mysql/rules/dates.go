@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -15,7 +16,7 @@ import (
 
 // dateStrings makes DATE values read as text 'YYYY-MM-DD' where
 // go-mysql-server formats them as a DATETIME (RULE-4): CAST/CONVERT to a
-// string type, CONCAT, CONCAT_WS and LIKE.
+// string type, CONCAT, CONCAT_WS, LIKE and the string functions.
 func dateStrings(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 		var wrap []int // children to wrap
@@ -31,6 +32,12 @@ func dateStrings(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 			}
 		case *expression.Like:
 			wrap = []int{0, 1}
+		case sql.FunctionExpression:
+			if textFunctions[strings.ToLower(e.FunctionName())] {
+				for i := range children {
+					wrap = append(wrap, i)
+				}
+			}
 		}
 		changed := false
 		var nc []sql.Expression
@@ -55,6 +62,17 @@ func dateStrings(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 		}
 		return ne, transform.NewTree, nil
 	})
+}
+
+// textFunctions read their arguments as text.
+var textFunctions = map[string]bool{
+	"length": true, "octet_length": true, "char_length": true, "character_length": true,
+	"substring": true, "substr": true, "mid": true, "left": true, "right": true,
+	"upper": true, "ucase": true, "lower": true, "lcase": true, "lpad": true, "rpad": true,
+	"replace": true, "reverse": true, "trim": true, "ltrim": true, "rtrim": true,
+	"instr": true, "locate": true, "position": true, "md5": true, "sha1": true, "sha": true,
+	"sha2": true, "hex": true, "to_base64": true, "quote": true, "insert": true,
+	"repeat": true, "substring_index": true, "crc32": true, "strcmp": true,
 }
 
 // dateText is a DATE value as MySQL writes it in text.

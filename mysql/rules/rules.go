@@ -72,6 +72,10 @@
 // writes fails with 1365 under ERROR_FOR_DIVISION_BY_ZERO and a strict
 // mode, as in MySQL (go-mysql-server warned and wrote NULL).
 //
+// FUNC-1 MySQL functions go-mysql-server lacks are added to its function
+// registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
+// UTC_DATE, OCT, INSERT.
+//
 // Except RULE-8 and RULE-13, the rules run last in every statement's analysis (go-mysql-server's
 // OnceAfterAll batch, shared by its per-statement batches), so they see
 // the final plan and must keep expression indexes as they are.

@@ -667,3 +667,14 @@ func TestDivisionByZeroInDML(t *testing.T) {
 	mustExec(t, c, "INSERT INTO z VALUES (5, 1/0)")
 	wantRows(t, c, "SELECT id, a FROM z ORDER BY id", "3|1", "4|NULL", "5|NULL")
 }
+
+// FUNC-1 and RULE-4: MySQL functions go-mysql-server lacks; DATEs read
+// as text by string functions.
+func TestAddedFunctions(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	c := ts.open("")
+	wantRows(t, c, "SELECT TRUNCATE(1.299, 2), TRUNCATE(-1.299, 1), TRUNCATE(1234, -2), MAKEDATE(2024, 60), "+
+		"MAKETIME(12, 34, 56), SEC_TO_TIME(3661), LENGTH(UTC_DATE()), OCT(8), INSERT('abcdef', 2, 3, 'XY'), "+
+		"LEFT(DATE '2024-01-02', 7)",
+		"1.29|-1.2|1200|2024-02-29T00:00:00Z|12:34:56|01:01:01|10|10|aXYef|2024-01") // parseTime DSN
+}

@@ -51,6 +51,11 @@ func New(db *engine.DB, cfg Config) (*Server, error) {
 	}
 	rules.Install()
 	e := sqle.NewDefault(b)
+	for _, f := range rules.Functions() { // FUNC-1: where the name is free
+		if _, ok := e.Analyzer.Catalog.Function(sql.NewEmptyContext(), f.FunctionName()); !ok {
+			e.Analyzer.Catalog.RegisterFunction(sql.NewEmptyContext(), f)
+		}
+	}
 	installStatus(b)
 	installVariables(b)
 	ln, err := net.Listen("tcp", cfg.Addr)

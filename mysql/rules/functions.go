@@ -1,0 +1,234 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/shopspring/decimal"
+)
+
+// Functions are MySQL built-in functions go-mysql-server v0.20.0 lacks
+// (FUNC-1), registered by the server where the name is free.
+func Functions() []sql.Function {
+	return []sql.Function{
+		fn("truncate", 2, 2, truncateType, truncateNum),
+		fn("makedate", 2, 2, fixed(types.Date), makedate),
+		fn("maketime", 3, 3, fixed(types.Time), maketime),
+		fn("sec_to_time", 1, 1, fixed(types.Time), secToTime),
+		fn("utc_date", 0, 0, fixed(types.Date), func(ctx *sql.Context, _ []any) (any, error) {
+			t := ctx.QueryTime().UTC()
+			return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC), nil
+		}),
+		fn("oct", 1, 1, fixed(types.LongText), func(ctx *sql.Context, a []any) (any, error) {
+			n, err := toInt(ctx, a[0])
+			if err != nil {
+				return nil, err
+			}
+			return strconv.FormatUint(uint64(n), 8), nil
+		}),
+		fn("insert", 4, 4, fixed(types.LongText), insertString),
+	}
+}
+
+// scalar is a function of fixed arity over evaluated arguments: NULL in,
+// NULL out.
+type scalar struct {
+	name string
+	args []sql.Expression
+	typ  func(args []sql.Expression) sql.Type
+	eval func(ctx *sql.Context, args []any) (any, error)
+}
+
+var _ sql.FunctionExpression = (*scalar)(nil)
+
+func fn(name string, minArgs, maxArgs int, typ func([]sql.Expression) sql.Type, eval func(*sql.Context, []any) (any, error)) sql.Function {
+	return sql.FunctionN{Name: name, Fn: func(args ...sql.Expression) (sql.Expression, error) {
+		if len(args) < minArgs || len(args) > maxArgs {
+			return nil, sql.ErrInvalidArgumentNumber.New(strings.ToUpper(name), fmt.Sprint(minArgs), len(args))
+		}
+		return &scalar{name: name, args: args, typ: typ, eval: eval}, nil
+	}}
+}
+
+func fixed(t sql.Type) func([]sql.Expression) sql.Type {
+	return func([]sql.Expression) sql.Type { return t }
+}
+
+func (s *scalar) FunctionName() string { return s.name }
+func (s *scalar) Description() string  { return "MySQL's " + strings.ToUpper(s.name) }
+func (s *scalar) Type() sql.Type       { return s.typ(s.args) }
+func (s *scalar) IsNullable() bool     { return true }
+func (s *scalar) Children() []sql.Expression {
+	return s.args
+}
+func (s *scalar) Resolved() bool {
+	for _, a := range s.args {
+		if !a.Resolved() {
+			return false
+		}
+	}
+	return true
+}
+func (s *scalar) String() string {
+	parts := make([]string, len(s.args))
+	for i, a := range s.args {
+		parts[i] = a.String()
+	}
+	return strings.ToUpper(s.name) + "(" + strings.Join(parts, ", ") + ")"
+}
+func (s *scalar) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	ns := *s
+	ns.args = children
+	return &ns, nil
+}
+func (s *scalar) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	vals := make([]any, len(s.args))
+	for i, a := range s.args {
+		v, err := a.Eval(ctx, row)
+		if err != nil || v == nil {
+			return nil, err
+		}
+		vals[i] = v
+	}
+	return s.eval(ctx, vals)
+}
+
+func toInt(ctx *sql.Context, v any) (int64, error) {
+	n, _, err := types.Int64.Convert(ctx, v)
+	if err != nil {
+		return 0, err
+	}
+	return n.(int64), nil
+}
+
+// truncateType: TRUNCATE(x, d) keeps x's kind: DOUBLE for floats and
+// strings, else DECIMAL with d decimals (0 for integers and d <= 0).
+func truncateType(args []sql.Expression) sql.Type {
+	t := args[0].Type()
+	if types.IsFloat(t) || types.IsText(t) {
+		return types.Float64
+	}
+	if types.IsInteger(t) {
+		return types.Int64
+	}
+	scale := 0
+	if dt, ok := t.(sql.DecimalType); ok {
+		scale = int(dt.Scale())
+	}
+	return types.MustCreateDecimalType(65, uint8(min(scale, 30)))
+}
+
+func truncateNum(ctx *sql.Context, a []any) (any, error) {
+	d, err := toInt(ctx, a[1])
+	if err != nil {
+		return nil, err
+	}
+	switch x := a[0].(type) {
+	case float32, float64, string, []byte:
+		f, _, err := types.Float64.Convert(ctx, x)
+		if err != nil {
+			return nil, err
+		}
+		p := math.Pow(10, float64(d))
+		return math.Trunc(f.(float64)*p) / p, nil
+	}
+	dv, _, err := types.InternalDecimalType.Convert(ctx, a[0])
+	if err != nil {
+		return nil, err
+	}
+	v := dv.(decimal.Decimal)
+	var out decimal.Decimal
+	if d >= 0 {
+		out = v.Truncate(int32(d))
+	} else {
+		shift := decimal.New(1, int32(-d))
+		out = v.Div(shift).Truncate(0).Mul(shift)
+	}
+	switch a[0].(type) {
+	case int8, int16, int32, int64, uint8, uint16, uint32, uint64:
+		return out.IntPart(), nil
+	}
+	return out, nil
+}
+
+func makedate(ctx *sql.Context, a []any) (any, error) {
+	y, err := toInt(ctx, a[0])
+	if err != nil {
+		return nil, err
+	}
+	day, err := toInt(ctx, a[1])
+	if err != nil || day <= 0 {
+		return nil, err
+	}
+	if y >= 0 && y < 70 {
+		y += 2000
+	} else if y >= 70 && y < 100 {
+		y += 1900
+	}
+	t := time.Date(int(y), 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, int(day-1))
+	if t.Year() > 9999 {
+		return nil, nil
+	}
+	return t, nil
+}
+
+func maketime(ctx *sql.Context, a []any) (any, error) {
+	h, err1 := toInt(ctx, a[0])
+	m, err2 := toInt(ctx, a[1])
+	s, err3 := toInt(ctx, a[2])
+	if err1 != nil || err2 != nil || err3 != nil || m < 0 || m > 59 || s < 0 || s > 59 {
+		return nil, nil
+	}
+	sign := ""
+	if h < 0 {
+		sign, h = "-", -h
+	}
+	v, _, err := types.Time.Convert(ctx, fmt.Sprintf("%s%d:%02d:%02d", sign, min(h, 838), m, s))
+	return v, err
+}
+
+func secToTime(ctx *sql.Context, a []any) (any, error) {
+	n, err := toInt(ctx, a[0])
+	if err != nil {
+		return nil, err
+	}
+	sign := ""
+	if n < 0 {
+		sign, n = "-", -n
+	}
+	n = min(n, 838*3600+59*60+59)
+	v, _, err := types.Time.Convert(ctx, fmt.Sprintf("%s%d:%02d:%02d", sign, n/3600, n/60%60, n%60))
+	return v, err
+}
+
+// insertString is INSERT(str, pos, len, newstr): str with len characters
+// from pos replaced by newstr (str unchanged when pos is out of range).
+func insertString(ctx *sql.Context, a []any) (any, error) {
+	sv, _, err := types.LongText.Convert(ctx, a[0])
+	if err != nil {
+		return nil, err
+	}
+	nv, _, err := types.LongText.Convert(ctx, a[3])
+	if err != nil {
+		return nil, err
+	}
+	pos, err1 := toInt(ctx, a[1])
+	n, err2 := toInt(ctx, a[2])
+	if err1 != nil || err2 != nil {
+		return nil, nil
+	}
+	r := []rune(sv.(string))
+	if pos < 1 || pos > int64(len(r)) {
+		return string(r), nil
+	}
+	end := int64(len(r))
+	if n >= 0 && pos-1+n < end {
+		end = pos - 1 + n
+	}
+	return string(r[:pos-1]) + nv.(string) + string(r[end:]), nil
+}
