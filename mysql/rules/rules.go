@@ -72,6 +72,10 @@
 // writes fails with 1365 under ERROR_FOR_DIVISION_BY_ZERO and a strict
 // mode, as in MySQL (go-mysql-server warned and wrote NULL).
 //
+// RULE-15 `d + INTERVAL n unit` of a DATE d is DATE_ADD(d, INTERVAL n unit) (and `-` is
+// DATE_SUB): a DATE plus days stays a DATE (go-mysql-server made it a
+// DATETIME).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT.
@@ -106,6 +110,7 @@ const (
 	readOnlyShowsID
 	tooManyTablesID
 	divisionByZeroID
+	intervalArithmeticID
 )
 
 var once sync.Once
@@ -133,6 +138,7 @@ func Install() {
 			analyzer.Rule{Id: max1RowID, Apply: max1Row},
 			analyzer.Rule{Id: exactSumsID, Apply: exactSums},
 			analyzer.Rule{Id: dateStringsID, Apply: dateStrings},
+			analyzer.Rule{Id: intervalArithmeticID, Apply: intervalArithmetic},
 			analyzer.Rule{Id: numericBranchesID, Apply: numericBranches}, // types checkedIntegers reads
 			analyzer.Rule{Id: checkedIntegersID, Apply: checkedIntegers},
 			analyzer.Rule{Id: serverCollationID, Apply: serverCollation},
