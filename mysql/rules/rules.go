@@ -22,7 +22,9 @@
 // integer argument counts as DECIMAL(digits,0). go-mysql-server types
 // every SUM/AVG result DOUBLE (a DECIMAL sum lost its scale and digits:
 // 100000000000099.98 for ...99.99) and adds integers in float64. Window
-// (OVER) sums are left as go-mysql-server computes them.
+// (OVER) SUM/AVG, which go-mysql-server computes in float64 and typed as
+// their argument (AVG of integers came out truncated), get MySQL's type;
+// their values stay float64 sums.
 //
 // RULE-4 A DATE read as text is 'YYYY-MM-DD': go-mysql-server formats it as
 // a DATETIME ('2020-01-02 00:00:00') in CAST(d AS CHAR), CONCAT, CONCAT_WS

@@ -16,11 +16,60 @@ import (
 // every reference to the aggregate's result takes MySQL's result type
 // (nullable: NULL over no rows).
 func exactSums(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	if qFlags != nil && !qFlags.IsSet(sql.QFlagAggregation) && !qFlags.IsSet(sql.QFlagAnyAgg) {
-		return n, transform.SameTree, nil
-	}
 	retype := map[sql.ColumnId]sql.Type{}
+	windowed := map[sql.ColumnId]bool{}
 	n, same, err := transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		if w, ok := n.(*plan.Window); ok {
+			// Window SUM/AVG: go-mysql-server computes them in float64
+			// and types them as their argument (AVG of integers was
+			// truncated): they take MySQL's type.
+			sel := make([]sql.Expression, len(w.SelectExprs))
+			changed := false
+			for i, e := range w.SelectExprs {
+				sel[i] = e
+				inner, alias := e, (*expression.Alias)(nil)
+				if a, ok := e.(*expression.Alias); ok {
+					inner, alias = a.Child, a
+				}
+				agg, ok := inner.(sql.Aggregation)
+				if !ok {
+					continue
+				}
+				var child sql.Expression
+				var avg bool
+				switch x := inner.(type) {
+				case *aggregation.Sum:
+					child = x.Child
+				case *aggregation.Avg:
+					child, avg = x.Child, true
+				default:
+					continue
+				}
+				typ, ok := ExactAggregateType(child.Type(), avg)
+				if !ok {
+					typ = types.Float64
+				}
+				if typ.Equals(inner.Type()) {
+					continue
+				}
+				var ne sql.Expression = &retypedAggregation{Aggregation: agg, typ: typ}
+				if alias != nil {
+					ae, err := alias.WithChildren(ne)
+					if err != nil {
+						return nil, transform.SameTree, err
+					}
+					ne = ae
+				}
+				sel[i], changed = ne, true
+				retype[agg.Id()], windowed[agg.Id()] = typ, true
+			}
+			if !changed {
+				return n, transform.SameTree, nil
+			}
+			nw := *w
+			nw.SelectExprs = sel
+			return &nw, transform.NewTree, nil
+		}
 		gb, ok := n.(*plan.GroupBy)
 		if !ok {
 			return n, transform.SameTree, nil
@@ -50,7 +99,7 @@ func exactSums(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope
 			return e, transform.SameTree, nil
 		}
 		typ, ok := retype[gf.Id()]
-		if !ok || gf.Type() != types.Float64 {
+		if !ok || (gf.Type() != types.Float64 && !windowed[gf.Id()]) || gf.Type().Equals(typ) {
 			return e, transform.SameTree, nil
 		}
 		ngf := expression.NewGetFieldWithTable(gf.Index(), int(gf.TableId()), typ, gf.Database(), gf.Table(), gf.Name(), true).
@@ -132,3 +181,11 @@ func intDigits(t sql.Type) int {
 	}
 	return 19
 }
+
+// retypedAggregation is a window aggregate with MySQL's result type.
+type retypedAggregation struct {
+	sql.Aggregation
+	typ sql.Type
+}
+
+func (r *retypedAggregation) Type() sql.Type { return r.typ }
