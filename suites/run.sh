@@ -326,6 +326,13 @@ suite_gosqldriver() {
 		--performance-schema=ON --innodb-buffer-pool-size=512M --innodb-log-file-size=256M
 		--innodb-flush-log-at-trx-commit=2)
 	STRATA_INIT_SQL='SET GLOBAL local_infile = 1'
+	# The driver's CI servers speak TLS (TestTLS, TestIssue1567); give MariaDB
+	# mtr's test certificates when mariadb-test-data is installed.
+	local mtr
+	if mtr=$(find_mtr_dir 2>/dev/null) && [[ -f $mtr/std_data/server-cert.pem ]]; then
+		MARIADB_OPTS+=(--ssl-ca="$mtr/std_data/cacert.pem" --ssl-cert="$mtr/std_data/server-cert.pem"
+			--ssl-key="$mtr/std_data/server-key.pem")
+	fi
 	local s list=$WORK/gsd.tests
 	for s in "${SERVERS[@]}"; do
 		start "$s"
