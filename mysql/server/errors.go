@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
@@ -21,8 +22,33 @@ import (
 // 1105 (ER_UNKNOWN_ERROR).
 type errorHandler struct {
 	mysql.Handler
-	b    *backend.Backend
-	fast *fastPath // nil: every statement goes to go-mysql-server
+	b        *backend.Backend
+	fast     *fastPath // nil: every statement goes to go-mysql-server
+	sessions sync.Map  // connection id -> *backend.Session, read without a lock
+}
+
+// session is c's backend session (nil before go-mysql-server made it).
+func (h *errorHandler) session(c *mysql.Conn) *backend.Session {
+	if s, ok := h.sessions.Load(c.ConnectionID); ok {
+		return s.(*backend.Session)
+	}
+	s := h.b.SessionByConn(c.ConnectionID)
+	if s != nil {
+		h.sessions.Store(c.ConnectionID, s)
+	}
+	return s
+}
+
+// ComResetConnection may give c a new session: forget the cached one.
+func (h *errorHandler) ComResetConnection(c *mysql.Conn) error {
+	h.sessions.Delete(c.ConnectionID)
+	return h.Handler.ComResetConnection(c)
+}
+
+// ConnectionClosed forgets c's session.
+func (h *errorHandler) ConnectionClosed(c *mysql.Conn) {
+	h.sessions.Delete(c.ConnectionID)
+	h.Handler.ConnectionClosed(c)
 }
 
 // NewConnection announces autocommit in the handshake's status flags, as
@@ -35,7 +61,7 @@ func (h *errorHandler) NewConnection(c *mysql.Conn) {
 // done ends a statement in the session (SES-5) and sets the status flags
 // of the packets still to be written.
 func (h *errorHandler) done(c *mysql.Conn, err error) {
-	if s := h.b.SessionByConn(c.ConnectionID); s != nil {
+	if s := h.session(c); s != nil {
 		s.StatementDone(err != nil)
 		h.setStatusOf(c, s)
 		// A failed statement's diagnostics are its error alone, which
@@ -52,7 +78,7 @@ func (h *errorHandler) done(c *mysql.Conn, err error) {
 // packet reports: its status flags tell the truth about autocommit and
 // the transaction, and its warning count leaves out false warnings.
 func (h *errorHandler) setStatus(c *mysql.Conn) {
-	if s := h.b.SessionByConn(c.ConnectionID); s != nil {
+	if s := h.session(c); s != nil {
 		s.DropFalseWarnings()
 		h.setStatusOf(c, s)
 	}
@@ -270,7 +296,7 @@ func mapError(err error) error {
 // rewrite applies rewriteQuery and generatedValues for the session's
 // sql_mode, and starts the statement's diagnostics area.
 func (h *errorHandler) rewrite(c *mysql.Conn, query string) string {
-	s := h.b.SessionByConn(c.ConnectionID)
+	s := h.session(c)
 	if s == nil {
 		return rewriteQuery(query, true)
 	}
@@ -334,13 +360,15 @@ func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 }
 
 func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mysql.PrepareData, cb func(*sqltypes.Result) error) error {
-	if s := h.b.SessionByConn(c.ConnectionID); s != nil {
+	if s := h.session(c); s != nil {
 		beginDiagnostics(s, p.PrepareStmt)
 	}
 	if h.fast != nil {
 		if res, ok, err := h.fast.execute(ctx, c, p); ok {
 			if err != nil {
-				return mapError(sql.CastSQLError(err))
+				err = mapError(sql.CastSQLError(err))
+				h.done(c, err)
+				return err
 			}
 			h.setStatus(c)
 			return cb(res)
