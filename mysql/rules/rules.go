@@ -78,6 +78,9 @@
 // DATE_SUB): a DATE plus days stays a DATE (go-mysql-server made it a
 // DATETIME).
 //
+// RULE-16 JSON_EXTRACT(doc, '$.a') is NULL when $ is not an object or has
+// no member a (go-mysql-server returned [] for an array).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT.
@@ -113,6 +116,7 @@ const (
 	tooManyTablesID
 	divisionByZeroID
 	intervalArithmeticID
+	jsonMembersID
 )
 
 var once sync.Once
@@ -141,6 +145,7 @@ func Install() {
 			analyzer.Rule{Id: exactSumsID, Apply: exactSums},
 			analyzer.Rule{Id: dateStringsID, Apply: dateStrings},
 			analyzer.Rule{Id: intervalArithmeticID, Apply: intervalArithmetic},
+			analyzer.Rule{Id: jsonMembersID, Apply: jsonMembers},
 			analyzer.Rule{Id: numericBranchesID, Apply: numericBranches}, // types checkedIntegers reads
 			analyzer.Rule{Id: checkedIntegersID, Apply: checkedIntegers},
 			analyzer.Rule{Id: serverCollationID, Apply: serverCollation},

@@ -678,3 +678,11 @@ func TestAddedFunctions(t *testing.T) {
 		"LEFT(DATE '2024-01-02', 7)",
 		"1.29|-1.2|1200|2024-02-29T00:00:00Z|12:34:56|01:01:01|10|10|aXYef|2024-01") // parseTime DSN
 }
+
+// RULE-16: JSON_EXTRACT of a member that is not there is NULL.
+func TestJSONExtractMember(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	c := ts.open("")
+	wantRows(t, c, `SELECT JSON_EXTRACT('[1,2]', '$.a'), JSON_EXTRACT('{"a": []}', '$.a'), JSON_EXTRACT('{"a": {"b": 1}}', '$.a.c'), JSON_EXTRACT('{"a": {"b": 1}}', '$.a.b')`,
+		"NULL|[]|NULL|1")
+}

@@ -1,0 +1,95 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression/function/json"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/go-mysql-server/sql/types"
+)
+
+// memberPath is a path whose last step is an object member: $...(.name).
+var memberPath = regexp.MustCompile(`^(\$[^*]*?)\.([A-Za-z_][A-Za-z0-9_]*|"[^"]*")$`)
+
+// jsonMembers makes JSON_EXTRACT(doc, '$...name') NULL where the member's
+// parent is not an object or has no such member (RULE-16):
+// go-mysql-server's path library applies a member step to each element of
+// an array, and returned [] for JSON_EXTRACT('[1,2]', '$.a').
+func jsonMembers(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	return transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		je, ok := e.(*json.JSONExtract)
+		if !ok || len(je.Paths) != 1 {
+			return e, transform.SameTree, nil
+		}
+		return &memberExtract{JSONExtract: je}, transform.NewTree, nil
+	})
+}
+
+type memberExtract struct{ *json.JSONExtract }
+
+func (m *memberExtract) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	ne, err := m.JSONExtract.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	je, ok := ne.(*json.JSONExtract)
+	if !ok {
+		return ne, nil
+	}
+	return &memberExtract{JSONExtract: je}, nil
+}
+
+func (m *memberExtract) DebugString() string {
+	return fmt.Sprintf("memberExtract(%s)", sql.DebugString(m.JSONExtract))
+}
+
+func (m *memberExtract) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	v, err := m.JSONExtract.Eval(ctx, row)
+	if err != nil || v == nil {
+		return v, err
+	}
+	p, err := m.Paths[0].Eval(ctx, row)
+	if err != nil || p == nil {
+		return v, err
+	}
+	ps, _, err := types.LongText.Convert(ctx, p)
+	if err != nil {
+		return v, nil
+	}
+	match := memberPath.FindStringSubmatch(ps.(string))
+	if match == nil {
+		return v, nil
+	}
+	doc, err := m.JSON.Eval(ctx, row)
+	if err != nil || doc == nil {
+		return v, nil
+	}
+	jd, _, err := types.JSON.Convert(ctx, doc)
+	if err != nil {
+		return v, nil
+	}
+	parent, err := types.LookupJSONValue(jd.(sql.JSONWrapper), match[1])
+	if err != nil || parent == nil {
+		return v, nil
+	}
+	pv, err := parent.ToInterface()
+	if err != nil {
+		return v, nil
+	}
+	obj, ok := pv.(types.JsonObject)
+	if !ok {
+		return nil, nil // a member of a non-object: no value
+	}
+	key := match[2]
+	if len(key) >= 2 && key[0] == '"' {
+		key = key[1 : len(key)-1]
+	}
+	if _, ok := obj[key]; !ok {
+		return nil, nil
+	}
+	return v, nil
+}
