@@ -686,3 +686,37 @@ func TestJSONExtractMember(t *testing.T) {
 	wantRows(t, c, `SELECT JSON_EXTRACT('[1,2]', '$.a'), JSON_EXTRACT('{"a": []}', '$.a'), JSON_EXTRACT('{"a": {"b": 1}}', '$.a.c'), JSON_EXTRACT('{"a": {"b": 1}}', '$.a.b')`,
 		"NULL|[]|NULL|1")
 }
+
+// EXPLAIN of a point query works, and its numeric columns hold NULL, not
+// the text NULL.
+func TestExplainPointQuery(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE t (id INT PRIMARY KEY, v INT)")
+	if rows := queryStrings(t, c, "EXPLAIN FORMAT=TREE SELECT * FROM t WHERE id = 1"); len(rows) < 2 {
+		t.Fatalf("EXPLAIN FORMAT=TREE: %q", rows)
+	}
+	rows, err := c.Query("EXPLAIN SELECT * FROM t WHERE id = 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	ct, _ := rows.ColumnTypes()
+	for rows.Next() {
+		vals := make([]sql.NullString, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range vals {
+			if v.Valid && v.String == "NULL" && strings.Contains(ct[i].DatabaseTypeName(), "INT") {
+				t.Fatalf("EXPLAIN column %s (%s) holds the text NULL", cols[i], ct[i].DatabaseTypeName())
+			}
+		}
+	}
+}

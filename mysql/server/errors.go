@@ -15,6 +15,7 @@ import (
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 
 	"strata/mysql/backend"
+	"strata/mysql/rules"
 )
 
 // errorHandler wraps go-mysql-server's protocol handler to give clients
@@ -96,9 +97,10 @@ func (h *errorHandler) setStatusOf(c *mysql.Conn, s *backend.Session) {
 	c.StatusFlags = f
 }
 
-func (h *errorHandler) spool(c *mysql.Conn, cb mysql.ResultSpoolFn) mysql.ResultSpoolFn {
+func (h *errorHandler) spool(c *mysql.Conn, query string, cb mysql.ResultSpoolFn) mysql.ResultSpoolFn {
 	first := true
 	var fields []*querypb.Field // set when the result has float columns
+	explain := rules.IsExplain(query)
 	return func(res *sqltypes.Result, more bool) error {
 		if first {
 			first = false
@@ -110,7 +112,26 @@ func (h *errorHandler) spool(c *mysql.Conn, cb mysql.ResultSpoolFn) mysql.Result
 		if fields != nil {
 			fixFloats(res, fields)
 		}
+		if explain {
+			nullStrings(res)
+		}
 		return cb(res, more)
+	}
+}
+
+// nullStrings sends EXPLAIN's 'NULL' strings in numeric columns as NULL
+// (go-mysql-server writes the text NULL; drivers fail to parse it as a
+// number).
+func nullStrings(res *sqltypes.Result) {
+	for c, f := range res.Fields {
+		if !sqltypes.IsIntegral(f.Type) && !sqltypes.IsFloat(f.Type) {
+			continue
+		}
+		for _, row := range res.Rows {
+			if c < len(row) && string(row[c].Raw()) == "NULL" {
+				row[c] = sqltypes.NULL
+			}
+		}
 	}
 }
 
@@ -338,14 +359,14 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 		h.done(c, err)
 		return err
 	}
-	err := mapError(h.Handler.ComQuery(ctx, c, query, h.spool(c, cb)))
+	err := mapError(h.Handler.ComQuery(ctx, c, query, h.spool(c, query, cb)))
 	h.done(c, err)
 	return err
 }
 
 func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (string, error) {
 	query = h.rewrite(c, query)
-	rest, err := h.Handler.ComMultiQuery(ctx, c, query, h.spool(c, cb))
+	rest, err := h.Handler.ComMultiQuery(ctx, c, query, h.spool(c, query, cb))
 	h.done(c, err)
 	return rest, mapError(err)
 }
