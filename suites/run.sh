@@ -119,9 +119,21 @@ stop_server() { # NAME [GRACE]: SIGTERM, then SIGKILL after GRACE seconds (20)
 	PID[$1]=
 }
 
+# waitchild: wait for the job just started in the background ($!), so that
+# a signal to this script is handled at once rather than after the job.
+CHILD=
+waitchild() {
+	CHILD=$!
+	local rc=0
+	wait "$CHILD" || rc=$?
+	CHILD=
+	return $rc
+}
+
 cleanup() {
 	local rc=$?
 	trap - EXIT INT TERM
+	[[ -z $CHILD ]] || kill -TERM "$CHILD" 2>/dev/null || true
 	for s in "${!PID[@]}"; do stop_server "$s"; done
 	if ((KEEP)); then log "work directory kept: $WORK"; else rm -rf "$WORK"; fi
 	exit $rc
@@ -281,9 +293,10 @@ gsd_run() {
 		rc=0
 		(cd "$WORK/gsd" && MYSQL_TEST_USER=root MYSQL_TEST_PASS= MYSQL_TEST_PROT=tcp \
 			MYSQL_TEST_ADDR=$addr MYSQL_TEST_DBNAME=gotest MYSQL_TEST_CONCURRENT=1 \
-			timeout -k 5 $((TIMEOUT + 10)) "$TEST2JSON" -t -p $GSD_MOD "$WORK/gsd.test" \
+			exec timeout -k 5 $((TIMEOUT + 10)) "$TEST2JSON" -t -p $GSD_MOD "$WORK/gsd.test" \
 			-test.v=test2json -test.count=1 -test.timeout="${TIMEOUT}s" -test.run="^${t}\$") \
-			>>"$json" 2>&1 || rc=$?
+			>>"$json" 2>&1 </dev/null &
+		waitchild || rc=$?
 		if ((rc == 124 || rc == 137)); then
 			printf '%s\ttimeout\n' "$t" >>"$RES/$label.crashed"
 		elif ((rc != 0)); then
@@ -545,7 +558,8 @@ mt_run_case() {
 			--user=root --database=test --basedir="$MTR/" --tmpdir="$WORK/var/tmp" \
 			--logdir="$WORK/var/log" --silent --tail-lines=20 $coe \
 			--test-file="$SUITE_REL/$c.test" --result-file="$SUITE_REL/$c.result"
-	) >"$logf" 2>&1 </dev/null || rc=$?
+	) >"$logf" 2>&1 </dev/null &
+	waitchild || rc=$?
 	case $rc in
 	0) CASE_STATUS=pass ;;
 	62) CASE_STATUS=skip ;;
