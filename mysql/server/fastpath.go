@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"math"
@@ -508,9 +509,13 @@ func (fp *fastPath) rangeSelect(ctx *sql.Context, ft *backend.FastTable, sh *sha
 		}
 	}
 	type outRow struct {
-		vals []sqltypes.Value
-		sort any
+		vals    []sqltypes.Value
+		sort    any
+		sortKey []byte // collation key of sort (keyOrder), nil for NULL
 	}
+	// A string ORDER BY column sorts by its collation key (memcomparable,
+	// CODEC-1): one key per row instead of a collation compare per pair.
+	keyOrder := orderOrd >= 0 && collationComparable(ft.Column(orderOrd).Type)
 	var rows []outRow
 	var seen map[string]bool
 	if sh.distinct {
@@ -550,6 +555,11 @@ func (fp *fastPath) rangeSelect(ctx *sql.Context, ft *backend.FastTable, sh *sha
 		r := outRow{vals: vals}
 		if orderOrd >= 0 {
 			r.sort = row[orderOrd]
+			if keyOrder && r.sort != nil {
+				if r.sortKey, err = ft.AppendEqualityKey(ctx, nil, orderOrd, r.sort); err != nil {
+					return backend.ErrFallback
+				}
+			}
 		}
 		rows = append(rows, r)
 		return nil
@@ -557,7 +567,19 @@ func (fp *fastPath) rangeSelect(ctx *sql.Context, ft *backend.FastTable, sh *sha
 	if err != nil {
 		return nil, err
 	}
-	if orderOrd >= 0 {
+	if keyOrder {
+		slices.SortStableFunc(rows, func(a, b outRow) int {
+			switch {
+			case a.sort == nil && b.sort == nil:
+				return 0
+			case a.sort == nil:
+				return -1
+			case b.sort == nil:
+				return 1
+			}
+			return bytes.Compare(a.sortKey, b.sortKey)
+		})
+	} else if orderOrd >= 0 {
 		typ := ft.Column(orderOrd).Type
 		var cmpErr error
 		slices.SortStableFunc(rows, func(a, b outRow) int {
