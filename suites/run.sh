@@ -191,15 +191,19 @@ else
 		(cd "$REPO" && go build -o "$WORK/strata" ./cmd/strata) || die "go build failed"
 		STRATA_BIN=$WORK/strata
 	else
+		[[ $STRATA_BIN == /* ]] || STRATA_BIN=$PWD/$STRATA_BIN
 		STRATA_COMMIT="$STRATA_BIN (binary given; tree at $STRATA_COMMIT)"
 	fi
 fi
 
 start_strata() {
-	mkdir -p "$WORK/strata-data"
+	mkdir -p "$WORK/strata-data" "$STRATA_CWD"
 	[[ -n ${PORT[strata]:-} ]] || PORT[strata]=$(free_port)
-	"$STRATA_BIN" --datadir "$WORK/strata-data" --port "${PORT[strata]}" --metrics-addr "" \
-		--sync-commit=false >>"$WORK/strata.log" 2>&1 &
+	# Run from a directory of our own: SELECT ... INTO OUTFILE 'x' writes
+	# relative to the server's working directory. mariadb-test cases name
+	# files relative to the data directory (../../tmp/x), hence var/strata.1/data.
+	(cd "$STRATA_CWD" && exec "$STRATA_BIN" --datadir "$WORK/strata-data" --port "${PORT[strata]}" \
+		--metrics-addr "" --sync-commit=false) >>"$WORK/strata.log" 2>&1 &
 	PID[strata]=$!
 	wait_up strata || die "strata did not start (log above)"
 	if [[ -n $STRATA_INIT_SQL ]]; then
@@ -212,6 +216,7 @@ start_strata() {
 MARIADB_OPTS=()
 STRATA_INIT_SQL=
 MARIADB_DATADIR=
+STRATA_CWD=$WORK/var/strata.1/data
 MARIADB_INIT_FILES=() # SQL files loaded into the mysql schema after the install
 start_mariadb() {
 	local d=${MARIADB_DATADIR:-$WORK/mariadb-data} f fresh=0
