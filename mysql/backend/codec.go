@@ -63,8 +63,9 @@ type colCodec struct {
 	typ     sql.Type
 	qt      query.Type // the exact MySQL type (decides the Go type decoded)
 	coll    sql.CollationID
-	binColl bool // strings compare as bytes
-	utc     bool // TIMESTAMP: stored in UTC (CODEC-5)
+	binColl bool             // strings compare as bytes
+	utc     bool             // TIMESTAMP: stored in UTC (CODEC-5)
+	weight  func(rune) int32 // collation weights of a non-binary string (CODEC-6)
 }
 
 func newColCodec(typ sql.Type) (colCodec, error) {
@@ -87,6 +88,9 @@ func newColCodec(typ sql.Type) (colCodec, error) {
 		name := c.coll.Name()
 		c.binColl = c.coll == sql.Collation_binary || (strings.HasSuffix(name, "_bin") &&
 			(strings.HasPrefix(name, "utf8") || strings.HasPrefix(name, "ascii")))
+		if !c.binColl {
+			c.weight = collationWeight(c.coll)
+		}
 	case sqltypes.Binary, sqltypes.VarBinary, sqltypes.Blob:
 		c.kind = kBytes
 	case sqltypes.Date, sqltypes.Datetime, sqltypes.Timestamp:
@@ -345,7 +349,7 @@ func (c colCodec) appendKey(ctx context.Context, b []byte, v any) ([]byte, error
 		if c.binColl {
 			return appendEscapedString(b, s), nil
 		}
-		weight := c.coll.Sorter()
+		weight := c.weight
 		for len(s) > 0 {
 			r, n := utf8.DecodeRuneInString(s)
 			if r == utf8.RuneError && n <= 1 {

@@ -526,25 +526,43 @@ func (fp *fastPath) rangeSelect(ctx *sql.Context, ft *backend.FastTable, sh *sha
 	if orderOrd >= 0 {
 		need[orderOrd] = true
 	}
+	// SELECT DISTINCT c ... ORDER BY c: c's collation key serves both.
+	oneKey := keyOrder && len(ords) == 1 && ords[0] == orderOrd && byKey != nil && byKey[0]
 	err = ft.Scan(ctx, lo, hi, need, func(row sql.Row) error {
 		vals, err := sqlRow(ctx, sch, ords, row)
 		if err != nil {
 			return err
 		}
+		var sortKey []byte
+		if keyOrder && row[orderOrd] != nil {
+			if s, ok := row[orderOrd].(string); ok {
+				sortKey = make([]byte, 0, 5*len(s)+2)
+			}
+			if sortKey, err = ft.AppendEqualityKey(ctx, sortKey, orderOrd, row[orderOrd]); err != nil {
+				return backend.ErrFallback
+			}
+		}
 		if seen != nil {
 			keyBuf = keyBuf[:0]
-			for i, v := range vals {
-				if v.IsNull() {
-					keyBuf = append(keyBuf, 0)
-				} else if byKey[i] {
-					if keyBuf, err = ft.AppendEqualityKey(ctx, append(keyBuf, 1), ords[i], row[ords[i]]); err != nil {
-						return backend.ErrFallback
+			if oneKey {
+				keyBuf = append(append(keyBuf, 1), sortKey...)
+				if sortKey == nil {
+					keyBuf = append(keyBuf[:0], 0)
+				}
+			} else {
+				for i, v := range vals {
+					if v.IsNull() {
+						keyBuf = append(keyBuf, 0)
+					} else if byKey[i] {
+						if keyBuf, err = ft.AppendEqualityKey(ctx, append(keyBuf, 1), ords[i], row[ords[i]]); err != nil {
+							return backend.ErrFallback
+						}
+					} else {
+						keyBuf = append(keyBuf, 1)
+						keyBuf = strconv.AppendInt(keyBuf, int64(len(v.Raw())), 10)
+						keyBuf = append(keyBuf, ':')
+						keyBuf = append(keyBuf, v.Raw()...)
 					}
-				} else {
-					keyBuf = append(keyBuf, 1)
-					keyBuf = strconv.AppendInt(keyBuf, int64(len(v.Raw())), 10)
-					keyBuf = append(keyBuf, ':')
-					keyBuf = append(keyBuf, v.Raw()...)
 				}
 			}
 			if seen[string(keyBuf)] {
@@ -552,14 +570,9 @@ func (fp *fastPath) rangeSelect(ctx *sql.Context, ft *backend.FastTable, sh *sha
 			}
 			seen[string(keyBuf)] = true
 		}
-		r := outRow{vals: vals}
+		r := outRow{vals: vals, sortKey: sortKey}
 		if orderOrd >= 0 {
 			r.sort = row[orderOrd]
-			if keyOrder && r.sort != nil {
-				if r.sortKey, err = ft.AppendEqualityKey(ctx, nil, orderOrd, r.sort); err != nil {
-					return backend.ErrFallback
-				}
-			}
 		}
 		rows = append(rows, r)
 		return nil
