@@ -319,7 +319,15 @@ type createdTable struct {
 func (s *Session) StatementDone(failed bool) {
 	created := s.created
 	s.created = nil
-	if !failed {
+	if !failed || len(created) == 0 {
+		return
+	}
+	// The statement's own rows are rolled back already (SES-2); what the
+	// transaction still holds came before it, and a CREATE commits that
+	// (as MySQL does before running it). Committing also releases the
+	// metadata lock the statement's writes took on the new table, which
+	// the drop below waits for.
+	if err := s.implicitCommit(); err != nil {
 		return
 	}
 	for _, c := range created {

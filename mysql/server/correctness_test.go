@@ -166,6 +166,15 @@ func TestFailedCreateTableLeavesNothing(t *testing.T) {
 	wantRows(t, c, "SHOW TABLES")
 	mustExec(t, c, "CREATE TABLE ix2(a INT)")
 	wantErrCode(t, c, 1050, "CREATE TABLE ix2(a INT)")
+	// A CREATE ... SELECT that fails after writing rows: the table goes
+	// without waiting on the statement's own metadata lock (it hung).
+	mustExec(t, c, "CREATE TABLE src (a INT)")
+	mustExec(t, c, "INSERT INTO src VALUES (1), (NULL)")
+	if _, err := c.Exec("CREATE TABLE ctas (a INT NOT NULL) AS SELECT a FROM src"); err == nil {
+		t.Fatal("CREATE ... SELECT of a NULL into a NOT NULL column succeeded")
+	}
+	wantRows(t, c, "SHOW TABLES", "ix2", "src")
+	mustExec(t, c, "CREATE TABLE after_ctas (a INT)")
 }
 
 // CHECK constraints are kept and enforced (MySQL 8: error 3819).
