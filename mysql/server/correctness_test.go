@@ -729,3 +729,14 @@ func TestExplainPointQuery(t *testing.T) {
 		}
 	}
 }
+
+// optimizer_switch is accepted; an unknown variable in SET is 1193.
+func TestSetVariables(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	c, _ := ts.open("").Conn(context.Background())
+	defer c.Close()
+	mustExec(t, c, "SET optimizer_switch = 'semijoin=off'")
+	wantRows(t, c, "SELECT @@optimizer_switch", "semijoin=off")
+	wantErrCode(t, c, 1193, "SET nosuchvar = 1")
+	wantErrCode(t, c, 1193, "SET @@session.nosuchvar = 1")
+}

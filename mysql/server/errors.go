@@ -359,16 +359,30 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 		h.done(c, err)
 		return err
 	}
-	err := mapError(h.Handler.ComQuery(ctx, c, query, h.spool(c, query, cb)))
+	err := unknownVariable(query, mapError(h.Handler.ComQuery(ctx, c, query, h.spool(c, query, cb))))
 	h.done(c, err)
 	return err
+}
+
+var setStmtRE = regexp.MustCompile(`(?i)^\s*SET\s`)
+
+// unknownVariable: in a SET statement, go-mysql-server reports an unknown
+// variable as an unknown column (1054); MySQL says 1193.
+func unknownVariable(query string, err error) error {
+	var se *mysql.SQLError
+	if err == nil || !errors.As(err, &se) || se.Num != mysql.ERBadFieldError || !setStmtRE.MatchString(query) {
+		return err
+	}
+	name := strings.TrimSuffix(strings.TrimPrefix(se.Message, "Unknown column '"), "' in 'field list'")
+	return mysql.NewSQLError(1193, "HY000", "Unknown system variable '%s'", name)
 }
 
 func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (string, error) {
 	query = h.rewrite(c, query)
 	rest, err := h.Handler.ComMultiQuery(ctx, c, query, h.spool(c, query, cb))
+	err = unknownVariable(query, mapError(err))
 	h.done(c, err)
-	return rest, mapError(err)
+	return rest, err
 }
 
 func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, p *mysql.PrepareData) ([]*querypb.Field, error) {

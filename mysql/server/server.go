@@ -177,6 +177,21 @@ func installVariables(b *backend.Backend) {
 			return nil
 		},
 	}})
+	// optimizer_switch: accepted and shown (MySQL 8 has it; dump tools
+	// and test suites set it), with no effect on go-mysql-server's planner.
+	sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{&sql.MysqlSystemVariable{
+		Name:    "optimizer_switch",
+		Scope:   sql.GetMysqlScope(sql.SystemVariableScope_Both),
+		Dynamic: true,
+		Type:    types.NewSystemStringType("optimizer_switch"),
+		Default: "index_merge=on,index_merge_union=on,index_merge_sort_union=on,index_merge_intersection=on," +
+			"engine_condition_pushdown=on,index_condition_pushdown=on,mrr=on,mrr_cost_based=on," +
+			"block_nested_loop=on,batched_key_access=off,materialization=on,semijoin=on,loosescan=on," +
+			"firstmatch=on,duplicateweedout=on,subquery_materialization_cost_based=on," +
+			"use_index_extensions=on,condition_fanout_filter=on,derived_merge=on,use_invisible_indexes=off," +
+			"skip_scan=on,hash_join=on,subquery_to_derived=off,prefer_ordering_index=on," +
+			"hypergraph_optimizer=off,derived_condition_pushdown=on",
+	}})
 	sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{&sql.MysqlSystemVariable{
 		Name:    "strata_bpe_size",
 		Scope:   sql.GetMysqlScope(sql.SystemVariableScope_Global),
