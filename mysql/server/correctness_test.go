@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -739,4 +740,15 @@ func TestSetVariables(t *testing.T) {
 	wantRows(t, c, "SELECT @@optimizer_switch", "semijoin=off")
 	wantErrCode(t, c, 1193, "SET nosuchvar = 1")
 	wantErrCode(t, c, 1193, "SET @@session.nosuchvar = 1")
+}
+
+// SQL-level PREPARE / EXECUTE through the mariadb client (its OK packet
+// carried a malformed info string).
+func TestSQLPrepareWithMariaDBClient(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	out, err := exec.Command("mariadb", "-h127.0.0.1", fmt.Sprintf("-P%d", ts.port()), "-uroot", "-N", "-e",
+		"PREPARE s FROM 'SELECT ? + 1'; SET @a = 41; EXECUTE s USING @a; DEALLOCATE PREPARE s").CombinedOutput()
+	if err != nil || strings.TrimSpace(string(out)) != "42" {
+		t.Fatalf("mariadb: %v\n%s", err, out)
+	}
 }

@@ -115,6 +115,10 @@ func (h *errorHandler) spool(c *mysql.Conn, query string, cb mysql.ResultSpoolFn
 		if explain {
 			nullStrings(res)
 		}
+		// The wire library writes an OK packet's info text after a stray
+		// '#' byte, which clients read as a length (the mariadb client:
+		// "malformed packet" after PREPARE ... FROM): send none.
+		res.Info = ""
 		return cb(res, more)
 	}
 }
@@ -422,6 +426,7 @@ func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mys
 		if fields != nil {
 			fixFloats(res, fields)
 		}
+		res.Info = "" // as in spool
 		return cb(res)
 	}))
 	h.done(c, err)
