@@ -752,3 +752,13 @@ func TestSQLPrepareWithMariaDBClient(t *testing.T) {
 		t.Fatalf("mariadb: %v\n%s", err, out)
 	}
 }
+
+// DO evaluates its expressions and returns no rows.
+func TestDoStatement(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	c, _ := ts.open("").Conn(context.Background())
+	defer c.Close()
+	mustExec(t, c, "DO 1")
+	mustExec(t, c, "DO 1 + 1, SLEEP(0)")
+	wantErrCode(t, c, 1054, "DO nosuchcolumn")
+}

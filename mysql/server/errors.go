@@ -363,10 +363,23 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 		h.done(c, err)
 		return err
 	}
+	if m := doRE.FindStringSubmatch(query); m != nil {
+		// DO expr, ...: evaluated as a SELECT whose rows are dropped; the
+		// client gets an OK (go-mysql-server's parser has no DO).
+		err := mapError(h.Handler.ComQuery(ctx, c, "SELECT "+m[1], func(*sqltypes.Result, bool) error { return nil }))
+		if err == nil {
+			h.setStatus(c)
+			err = cb(&sqltypes.Result{}, false)
+		}
+		h.done(c, err)
+		return err
+	}
 	err := unknownVariable(query, mapError(h.Handler.ComQuery(ctx, c, query, h.spool(c, query, cb))))
 	h.done(c, err)
 	return err
 }
+
+var doRE = regexp.MustCompile(`(?is)^\s*DO\s+(.+?)\s*;?\s*$`)
 
 var setStmtRE = regexp.MustCompile(`(?i)^\s*SET\s`)
 
