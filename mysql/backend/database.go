@@ -87,13 +87,9 @@ func (d *Database) SetCollation(ctx *sql.Context, c sql.CollationID) error {
 	return nil
 }
 
-// CreateTable implements sql.TableCreator (CAT-2: keyspace, then entry).
-func (d *Database) CreateTable(ctx *sql.Context, name string, sch sql.PrimaryKeySchema, coll sql.CollationID, comment string) error {
-	d.b.ddl.Lock()
-	defer d.b.ddl.Unlock()
-	if d.lookup(name) != nil {
-		return sql.ErrTableAlreadyExists.New(name)
-	}
+// newTable makes the definition of a new table under a fresh id, checks
+// it, and creates its primary keyspace (CAT-2: before any catalog entry).
+func (d *Database) newTable(ctx *sql.Context, name string, sch sql.PrimaryKeySchema, coll sql.CollationID, comment string) (*tableDef, error) {
 	def := &tableDef{Name: name, Collation: coll.Name(), Comment: comment, NextIndexID: 1}
 	for _, c := range sch.Schema {
 		def.Columns = append(def.Columns, columnDefOf(c, coll))
@@ -105,9 +101,23 @@ func (d *Database) CreateTable(ctx *sql.Context, name string, sch sql.PrimaryKey
 	d.b.mu.Unlock()
 	// Validate before touching the engine.
 	if _, err := openTableDef(ctx, d, def, nil); err != nil {
-		return err
+		return nil, err
 	}
 	if _, err := d.b.db.CreateKeyspace(primaryKeyspace(def.ID)); err != nil {
+		return nil, err
+	}
+	return def, nil
+}
+
+// CreateTable implements sql.TableCreator (CAT-2: keyspace, then entry).
+func (d *Database) CreateTable(ctx *sql.Context, name string, sch sql.PrimaryKeySchema, coll sql.CollationID, comment string) error {
+	d.b.ddl.Lock()
+	defer d.b.ddl.Unlock()
+	if d.lookup(name) != nil {
+		return sql.ErrTableAlreadyExists.New(name)
+	}
+	def, err := d.newTable(ctx, name, sch, coll, comment)
+	if err != nil {
 		return err
 	}
 	if err := d.b.writeCatalog(map[string][]byte{

@@ -54,19 +54,8 @@ func (d *Database) CreateTemporaryTable(ctx *sql.Context, name string, sch sql.P
 	if s.temporary(d.name, name) != nil {
 		return sql.ErrTableAlreadyExists.New(name)
 	}
-	def := &tableDef{Name: name, Collation: coll.Name(), NextIndexID: 1}
-	for _, c := range sch.Schema {
-		def.Columns = append(def.Columns, columnDefOf(c, coll))
-	}
-	def.PK = append([]int{}, sch.PkOrdinals...)
-	d.b.mu.Lock()
-	def.ID = d.b.nextTID
-	d.b.nextTID++
-	d.b.mu.Unlock()
-	if _, err := openTableDef(ctx, d, def, nil); err != nil {
-		return err
-	}
-	if _, err := d.b.db.CreateKeyspace(primaryKeyspace(def.ID)); err != nil {
+	def, err := d.newTable(ctx, name, sch, coll, "")
+	if err != nil {
 		return err
 	}
 	t, err := openTable(ctx, d, def)
