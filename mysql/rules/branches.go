@@ -38,7 +38,7 @@ func numericBranches(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan
 		if !ok || typ.Equals(e.Type()) {
 			return e, transform.SameTree, nil
 		}
-		return &typedAs{child: e, typ: typ}, transform.NewTree, nil
+		return &typedAs{over: over{e}, typ: typ}, transform.NewTree, nil
 	})
 }
 
@@ -87,26 +87,22 @@ func mergedNumericType(values []sql.Expression) (sql.Type, bool) {
 
 // typedAs is its child's value converted to typ.
 type typedAs struct {
-	child sql.Expression
-	typ   sql.Type
+	over
+	typ sql.Type
 }
 
 var _ sql.Expression = (*typedAs)(nil)
 
-func (t *typedAs) Resolved() bool { return t.child.Resolved() }
-func (t *typedAs) String() string { return t.child.String() }
 func (t *typedAs) DebugString() string {
 	return fmt.Sprintf("typedAs(%s, %s)", sql.DebugString(t.child), t.typ)
 }
-func (t *typedAs) Type() sql.Type             { return t.typ }
-func (t *typedAs) IsNullable() bool           { return t.child.IsNullable() }
-func (t *typedAs) Children() []sql.Expression { return []sql.Expression{t.child} }
+func (t *typedAs) Type() sql.Type { return t.typ }
 
 func (t *typedAs) WithChildren(children ...sql.Expression) (sql.Expression, error) {
 	if len(children) != 1 {
 		return nil, sql.ErrInvalidChildrenNumber.New(t, len(children), 1)
 	}
-	return &typedAs{child: children[0], typ: t.typ}, nil
+	return &typedAs{over: over{children[0]}, typ: t.typ}, nil
 }
 
 func (t *typedAs) Eval(ctx *sql.Context, row sql.Row) (any, error) {

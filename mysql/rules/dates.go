@@ -51,7 +51,7 @@ func dateStrings(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 			if nc == nil {
 				nc = append([]sql.Expression{}, children...)
 			}
-			nc[i], changed = &dateText{child: children[i]}, true
+			nc[i], changed = &dateText{over: over{children[i]}}, true
 		}
 		if !changed {
 			return e, transform.SameTree, nil
@@ -76,22 +76,18 @@ var textFunctions = map[string]bool{
 }
 
 // dateText is a DATE value as MySQL writes it in text.
-type dateText struct{ child sql.Expression }
+type dateText struct{ over }
 
 var _ sql.Expression = (*dateText)(nil)
 
-func (d *dateText) Resolved() bool             { return d.child.Resolved() }
-func (d *dateText) String() string             { return d.child.String() }
-func (d *dateText) DebugString() string        { return fmt.Sprintf("dateText(%s)", sql.DebugString(d.child)) }
-func (d *dateText) Type() sql.Type             { return types.LongText }
-func (d *dateText) IsNullable() bool           { return d.child.IsNullable() }
-func (d *dateText) Children() []sql.Expression { return []sql.Expression{d.child} }
+func (d *dateText) DebugString() string { return fmt.Sprintf("dateText(%s)", sql.DebugString(d.child)) }
+func (d *dateText) Type() sql.Type      { return types.LongText }
 
 func (d *dateText) WithChildren(children ...sql.Expression) (sql.Expression, error) {
 	if len(children) != 1 {
 		return nil, sql.ErrInvalidChildrenNumber.New(d, len(children), 1)
 	}
-	return &dateText{child: children[0]}, nil
+	return &dateText{over: over{children[0]}}, nil
 }
 
 func (d *dateText) Eval(ctx *sql.Context, row sql.Row) (any, error) {

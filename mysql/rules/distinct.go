@@ -59,7 +59,7 @@ func collatedCountDistinct(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _
 			nc[i] = c
 			if coll, ok := comparesByCollation(c.Type()); ok {
 				if _, done := c.(*collationKey); !done {
-					nc[i], changed = &collationKey{child: c, coll: coll}, true
+					nc[i], changed = &collationKey{over: over{c}, coll: coll}, true
 				}
 			}
 		}
@@ -89,23 +89,19 @@ func comparesByCollation(typ sql.Type) (sql.CollationID, bool) {
 // collationKey is a string's sort key under a collation: equal keys for
 // equal strings (trailing spaces dropped under PAD SPACE).
 type collationKey struct {
-	child sql.Expression
-	coll  sql.CollationID
+	over
+	coll sql.CollationID
 }
 
 var _ sql.Expression = (*collationKey)(nil)
 
-func (k *collationKey) Resolved() bool             { return k.child.Resolved() }
-func (k *collationKey) String() string             { return k.child.String() }
-func (k *collationKey) Type() sql.Type             { return types.LongText }
-func (k *collationKey) IsNullable() bool           { return k.child.IsNullable() }
-func (k *collationKey) Children() []sql.Expression { return []sql.Expression{k.child} }
+func (k *collationKey) Type() sql.Type { return types.LongText }
 
 func (k *collationKey) WithChildren(children ...sql.Expression) (sql.Expression, error) {
 	if len(children) != 1 {
 		return nil, sql.ErrInvalidChildrenNumber.New(k, len(children), 1)
 	}
-	return &collationKey{child: children[0], coll: k.coll}, nil
+	return &collationKey{over: over{children[0]}, coll: k.coll}, nil
 }
 
 func (k *collationKey) Eval(ctx *sql.Context, row sql.Row) (any, error) {

@@ -35,7 +35,7 @@ func divisionByZero(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.
 					for j, e := range tuple {
 						tuples[i][j] = e
 						if divides(e) {
-							tuples[i][j], changed = &zeroDivisionChecked{child: e}, true
+							tuples[i][j], changed = &zeroDivisionChecked{over: over{e}}, true
 						}
 					}
 				}
@@ -61,7 +61,7 @@ func divisionByZero(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.
 				out[i] = e
 				sf, ok := e.(*expression.SetField)
 				if ok && divides(sf.RightChild) {
-					out[i], changed = expression.NewSetField(sf.LeftChild, &zeroDivisionChecked{child: sf.RightChild}), true
+					out[i], changed = expression.NewSetField(sf.LeftChild, &zeroDivisionChecked{over: over{sf.RightChild}}), true
 				}
 			}
 			if !changed {
@@ -90,24 +90,20 @@ func divides(e sql.Expression) bool {
 
 // zeroDivisionChecked fails where its child divided by zero, in the modes
 // where MySQL makes that an error.
-type zeroDivisionChecked struct{ child sql.Expression }
+type zeroDivisionChecked struct{ over }
 
 var _ sql.Expression = (*zeroDivisionChecked)(nil)
 
-func (z *zeroDivisionChecked) Resolved() bool { return z.child.Resolved() }
-func (z *zeroDivisionChecked) String() string { return z.child.String() }
 func (z *zeroDivisionChecked) DebugString() string {
 	return fmt.Sprintf("zeroDiv(%s)", sql.DebugString(z.child))
 }
-func (z *zeroDivisionChecked) Type() sql.Type             { return z.child.Type() }
-func (z *zeroDivisionChecked) IsNullable() bool           { return z.child.IsNullable() }
-func (z *zeroDivisionChecked) Children() []sql.Expression { return []sql.Expression{z.child} }
+func (z *zeroDivisionChecked) Type() sql.Type { return z.child.Type() }
 
 func (z *zeroDivisionChecked) WithChildren(children ...sql.Expression) (sql.Expression, error) {
 	if len(children) != 1 {
 		return nil, sql.ErrInvalidChildrenNumber.New(z, len(children), 1)
 	}
-	return &zeroDivisionChecked{child: children[0]}, nil
+	return &zeroDivisionChecked{over: over{children[0]}}, nil
 }
 
 func (z *zeroDivisionChecked) Eval(ctx *sql.Context, row sql.Row) (any, error) {

@@ -21,30 +21,26 @@ func checkedSet(e sql.Expression) (sql.Expression, bool) {
 	if _, done := sf.RightChild.(*rangeChecked); done {
 		return e, false
 	}
-	return expression.NewSetField(gf, &rangeChecked{child: sf.RightChild, typ: gf.Type(), col: gf.Name()}), true
+	return expression.NewSetField(gf, &rangeChecked{over: over{sf.RightChild}, typ: gf.Type(), col: gf.Name()}), true
 }
 
 // rangeChecked evaluates its child and, in strict mode, fails with 1264
 // if the value does not fit the column's type (RULE-1).
 type rangeChecked struct {
-	child sql.Expression
-	typ   sql.Type
-	col   string
+	over
+	typ sql.Type
+	col string
 }
 
 var _ sql.Expression = (*rangeChecked)(nil)
 
-func (r *rangeChecked) Resolved() bool             { return r.child.Resolved() }
-func (r *rangeChecked) String() string             { return r.child.String() }
-func (r *rangeChecked) Type() sql.Type             { return r.child.Type() }
-func (r *rangeChecked) IsNullable() bool           { return r.child.IsNullable() }
-func (r *rangeChecked) Children() []sql.Expression { return []sql.Expression{r.child} }
+func (r *rangeChecked) Type() sql.Type { return r.child.Type() }
 
 func (r *rangeChecked) WithChildren(children ...sql.Expression) (sql.Expression, error) {
 	if len(children) != 1 {
 		return nil, sql.ErrInvalidChildrenNumber.New(r, len(children), 1)
 	}
-	return &rangeChecked{child: children[0], typ: r.typ, col: r.col}, nil
+	return &rangeChecked{over: over{children[0]}, typ: r.typ, col: r.col}, nil
 }
 
 func (r *rangeChecked) Eval(ctx *sql.Context, row sql.Row) (any, error) {

@@ -28,7 +28,7 @@ func unixTimestamp(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.S
 				typ = t
 			}
 		}
-		ne, err := ut.WithChildren(&wallClock{child: ut.Date, typ: typ})
+		ne, err := ut.WithChildren(&wallClock{over: over{ut.Date}, typ: typ})
 		if err != nil {
 			return nil, transform.SameTree, err
 		}
@@ -38,20 +38,16 @@ func unixTimestamp(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.S
 
 // wallClock is a TIMESTAMP value typed as the DATETIME wall clock it is.
 type wallClock struct {
-	child sql.Expression
-	typ   sql.Type // DATETIME of the TIMESTAMP's precision
+	over
+	typ sql.Type // DATETIME of the TIMESTAMP's precision
 }
 
 var _ sql.Expression = (*wallClock)(nil)
 
-func (w *wallClock) Resolved() bool { return w.child.Resolved() }
-func (w *wallClock) String() string { return w.child.String() }
 func (w *wallClock) DebugString() string {
 	return fmt.Sprintf("wallClock(%s)", sql.DebugString(w.child))
 }
-func (w *wallClock) Type() sql.Type             { return w.typ }
-func (w *wallClock) IsNullable() bool           { return w.child.IsNullable() }
-func (w *wallClock) Children() []sql.Expression { return []sql.Expression{w.child} }
+func (w *wallClock) Type() sql.Type { return w.typ }
 func (w *wallClock) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	return w.child.Eval(ctx, row)
 }
@@ -60,5 +56,5 @@ func (w *wallClock) WithChildren(children ...sql.Expression) (sql.Expression, er
 	if len(children) != 1 {
 		return nil, sql.ErrInvalidChildrenNumber.New(w, len(children), 1)
 	}
-	return &wallClock{child: children[0], typ: w.typ}, nil
+	return &wallClock{over: over{children[0]}, typ: w.typ}, nil
 }
