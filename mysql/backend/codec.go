@@ -34,6 +34,9 @@ import (
 // one 0x01 + 4-byte collation weight per rune and end with 0x00 (equal
 // weights: equal keys, so unique indexes follow the collation).
 //
+// CODEC-7 CHAR(n) values are stored without trailing spaces, and read so,
+// as MySQL returns them (PAD_CHAR_TO_FULL_LENGTH aside).
+//
 // CODEC-4 A row value is a column count, a null bitmap, then each non-null
 // column in the column's value encoding; rows written before a column was
 // added decode with NULL for it.
@@ -65,6 +68,7 @@ type colCodec struct {
 	coll    sql.CollationID
 	binColl bool             // strings compare as bytes
 	utc     bool             // TIMESTAMP: stored in UTC (CODEC-5)
+	char    bool             // CHAR(n): trailing spaces are not kept (CODEC-7)
 	weight  func(rune) int32 // collation weights of a non-binary string (CODEC-6)
 }
 
@@ -83,6 +87,7 @@ func newColCodec(typ sql.Type) (colCodec, error) {
 		c.kind = kDecimal
 	case sqltypes.Char, sqltypes.VarChar, sqltypes.Text:
 		c.kind = kString
+		c.char = c.qt == sqltypes.Char
 		st := typ.(sql.StringType)
 		c.coll = st.Collation()
 		name := c.coll.Name()
@@ -192,8 +197,14 @@ func (c colCodec) canonical(ctx context.Context, v any) (any, error) {
 	case kString:
 		switch x := v.(type) {
 		case string:
+			if c.char {
+				return strings.TrimRight(x, " "), nil
+			}
 			return x, nil
 		case []byte:
+			if c.char {
+				return strings.TrimRight(string(x), " "), nil
+			}
 			return string(x), nil
 		}
 	case kBytes:
@@ -603,6 +614,9 @@ func decodeColumns(ctx context.Context, b []byte, cols []colCodec, dst sql.Row, 
 				}
 				v = d
 			case kString:
+				if c.char {
+					raw = bytes.TrimRight(raw, " ")
+				}
 				v = string(raw)
 			case kBytes:
 				v = append([]byte{}, raw...)

@@ -762,3 +762,14 @@ func TestDoStatement(t *testing.T) {
 	mustExec(t, c, "DO 1 + 1, SLEEP(0)")
 	wantErrCode(t, c, 1054, "DO nosuchcolumn")
 }
+
+// CODEC-7: CHAR(n) values come back without trailing spaces.
+func TestCharTrailingSpaces(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE ch1 (id INT PRIMARY KEY, c CHAR(5), v VARCHAR(5), KEY (c))")
+	mustExec(t, c, "INSERT INTO ch1 VALUES (1, 'ab  ', 'ab  ')")
+	wantRows(t, c, "SELECT CONCAT('[', c, ']'), CONCAT('[', v, ']'), LENGTH(c) FROM ch1", "[ab]|[ab  ]|2")
+	wantRows(t, c, "SELECT id FROM ch1 WHERE c = 'ab'", "1")
+}
