@@ -8,6 +8,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
 )
 
@@ -119,4 +120,64 @@ func (z *zeroDivisionChecked) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 		}
 	}
 	return v, nil
+}
+
+// ignoreBinaryValues gives INSERT IGNORE its binary values as strings
+// (RULE-17): go-mysql-server truncates a too-long value of an IGNORE
+// insert with a string type assertion and panicked on bytes (a hex
+// literal into VARBINARY dropped the client's connection).
+func ignoreBinaryValues(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		ins, ok := n.(*plan.InsertInto)
+		if !ok || !ins.Ignore {
+			return n, transform.SameTree, nil
+		}
+		src, same, err := transform.Node(ins.Source, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+			v, ok := n.(*plan.Values)
+			if !ok {
+				return n, transform.SameTree, nil
+			}
+			changed := false
+			tuples := make([][]sql.Expression, len(v.ExpressionTuples))
+			for i, tuple := range v.ExpressionTuples {
+				tuples[i] = append([]sql.Expression{}, tuple...)
+				for j, e := range tuple {
+					if types.IsBinaryType(e.Type()) {
+						tuples[i][j], changed = &bytesAsText{over{e}}, true
+					}
+				}
+			}
+			if !changed {
+				return n, transform.SameTree, nil
+			}
+			nv := *v
+			nv.ExpressionTuples = tuples
+			return &nv, transform.NewTree, nil
+		})
+		if err != nil || same {
+			return n, transform.SameTree, err
+		}
+		return ins.WithSource(src), transform.NewTree, nil
+	})
+}
+
+// bytesAsText is a binary value handed over as a Go string of its bytes.
+type bytesAsText struct{ over }
+
+func (b *bytesAsText) Type() sql.Type { return types.LongText }
+func (b *bytesAsText) DebugString() string {
+	return fmt.Sprintf("bytesAsText(%s)", sql.DebugString(b.child))
+}
+func (b *bytesAsText) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(b, len(children), 1)
+	}
+	return &bytesAsText{over{children[0]}}, nil
+}
+func (b *bytesAsText) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	v, err := b.child.Eval(ctx, row)
+	if bs, ok := v.([]byte); ok {
+		return string(bs), err
+	}
+	return v, err
 }

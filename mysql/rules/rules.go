@@ -81,6 +81,10 @@
 // RULE-16 JSON_EXTRACT(doc, '$.a') is NULL when $ is not an object or has
 // no member a (go-mysql-server returned [] for an array).
 //
+// RULE-17 INSERT IGNORE hands binary values over as strings: go-mysql-server
+// truncates a too-long IGNORE value with a string type assertion and
+// panicked on bytes.
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT.
@@ -117,6 +121,7 @@ const (
 	divisionByZeroID
 	intervalArithmeticID
 	jsonMembersID
+	ignoreBinaryValuesID
 )
 
 var once sync.Once
@@ -153,7 +158,8 @@ func Install() {
 			analyzer.Rule{Id: collatedCountDistinctID, Apply: collatedCountDistinct},
 			analyzer.Rule{Id: unixTimestampID, Apply: unixTimestamp},
 			analyzer.Rule{Id: readOnlyShowsID, Apply: readOnlyShows},
-			analyzer.Rule{Id: divisionByZeroID, Apply: divisionByZero})
+			analyzer.Rule{Id: divisionByZeroID, Apply: divisionByZero},
+			analyzer.Rule{Id: ignoreBinaryValuesID, Apply: ignoreBinaryValues})
 		// RULE-11: SHOW CREATE TABLE's column definitions.
 		sql.GlobalSchemaFormatter = schemaFormatter{sql.GlobalSchemaFormatter}
 		// RULE-6: the server's collations start as MySQL 8's.

@@ -773,3 +773,14 @@ func TestCharTrailingSpaces(t *testing.T) {
 	wantRows(t, c, "SELECT CONCAT('[', c, ']'), CONCAT('[', v, ']'), LENGTH(c) FROM ch1", "[ab]|[ab  ]|2")
 	wantRows(t, c, "SELECT id FROM ch1 WHERE c = 'ab'", "1")
 }
+
+// RULE-17: INSERT IGNORE of a too-long binary value truncates it (it
+// panicked and dropped the connection).
+func TestInsertIgnoreBinary(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE ib (id INT PRIMARY KEY, vb VARBINARY(3))")
+	mustExec(t, c, "INSERT IGNORE INTO ib VALUES (1, x'0102030405'), (2, 'abcdef')")
+	wantRows(t, c, "SELECT id, HEX(vb) FROM ib ORDER BY id", "1|010203", "2|616263")
+}
