@@ -406,6 +406,7 @@ func TestStoredProceduresAndUnsupported(t *testing.T) {
 		"CREATE TABLE ft (t TEXT, FULLTEXT KEY (t))",
 		"ALTER TABLE t DROP PRIMARY KEY, ADD PRIMARY KEY (v)",
 		"CREATE TABLE ip (name VARCHAR(50), KEY k (name(10)))",
+		"SELECT DEFAULT(v) FROM t",
 	} {
 		wantErrCode(t, c, 1235, q)
 	}

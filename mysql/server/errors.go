@@ -359,6 +359,11 @@ func (h *errorHandler) unknownThread(query string) error {
 
 func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) error {
 	query = h.rewrite(c, query)
+	if usesDefaultFunction(query) {
+		err := mysql.NewSQLError(mysql.ERNotSupportedYet, "42000", "This version of Strata doesn't yet support 'DEFAULT(col)'")
+		h.done(c, err)
+		return err
+	}
 	if err := h.unknownThread(query); err != nil {
 		h.done(c, err)
 		return err

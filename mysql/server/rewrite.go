@@ -284,3 +284,56 @@ func isInsert(q string) bool {
 	}
 	return len(q) >= 7 && (strings.EqualFold(q[:6], "insert") || strings.EqualFold(q[:7], "replace"))
 }
+
+// usesDefaultFunction reports whether a statement other than CREATE/ALTER
+// calls DEFAULT(col) (outside quotes and comments): go-mysql-server's
+// planner panics on it (and the client loses its connection), so it is
+// refused with 1235 before.
+func usesDefaultFunction(q string) bool {
+	if isDDL(q) || !strings.Contains(strings.ToLower(q), "default") {
+		return false
+	}
+	for i := 0; i < len(q); {
+		switch ch := q[i]; {
+		case ch == '\'' || ch == '"' || ch == '`':
+			j := i + 1
+			for j < len(q) && q[j] != ch {
+				if q[j] == '\\' && ch != '`' {
+					j++
+				}
+				j++
+			}
+			i = j + 1
+		case ch == '#' || (ch == '-' && strings.HasPrefix(q[i:], "-- ")):
+			j := strings.IndexByte(q[i:], '\n')
+			if j < 0 {
+				return false
+			}
+			i += j + 1
+		case ch == '/' && strings.HasPrefix(q[i:], "/*"):
+			j := strings.Index(q[i+2:], "*/")
+			if j < 0 {
+				return false
+			}
+			i += j + 4
+		case isIdentByte(ch):
+			j := i
+			for j < len(q) && isIdentByte(q[j]) {
+				j++
+			}
+			if strings.EqualFold(q[i:j], "DEFAULT") {
+				k := j
+				for k < len(q) && (q[k] == ' ' || q[k] == '\t') {
+					k++
+				}
+				if k < len(q) && q[k] == '(' {
+					return true
+				}
+			}
+			i = j
+		default:
+			i++
+		}
+	}
+	return false
+}

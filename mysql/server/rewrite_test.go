@@ -30,3 +30,21 @@ func TestRewriteQuery(t *testing.T) {
 		t.Errorf("NO_BACKSLASH_ESCAPES: %q", got)
 	}
 }
+
+func TestUsesDefaultFunction(t *testing.T) {
+	for q, want := range map[string]bool{
+		"SELECT DEFAULT(a) FROM t":                  true,
+		"INSERT INTO t VALUES (1, default (a) + 1)": true,
+		"INSERT INTO t VALUES (1, DEFAULT)":         false,
+		"INSERT INTO t VALUES ('default(x)')":       false,
+		"SELECT 1 /* default(a) */":                 false,
+		"CREATE TABLE t (a INT DEFAULT (1 + 1))":    false,
+		"ALTER TABLE t ALTER a SET DEFAULT (1)":     false,
+		"UPDATE t SET a = DEFAULT":                  false,
+		"SELECT `default`(1)":                       false,
+	} {
+		if got := usesDefaultFunction(q); got != want {
+			t.Errorf("usesDefaultFunction(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
