@@ -24,33 +24,12 @@ func divisionByZero(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.
 			if x.Ignore {
 				return n, transform.SameTree, nil
 			}
-			src, same, err := transform.Node(x.Source, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
-				v, ok := n.(*plan.Values)
-				if !ok {
-					return n, transform.SameTree, nil
+			return mapValues(x, func(e sql.Expression) (sql.Expression, bool) {
+				if divides(e) {
+					return &zeroDivisionChecked{over{e}}, true
 				}
-				changed := false
-				tuples := make([][]sql.Expression, len(v.ExpressionTuples))
-				for i, tuple := range v.ExpressionTuples {
-					tuples[i] = make([]sql.Expression, len(tuple))
-					for j, e := range tuple {
-						tuples[i][j] = e
-						if divides(e) {
-							tuples[i][j], changed = &zeroDivisionChecked{over: over{e}}, true
-						}
-					}
-				}
-				if !changed {
-					return n, transform.SameTree, nil
-				}
-				nv := *v
-				nv.ExpressionTuples = tuples
-				return &nv, transform.NewTree, nil
+				return e, false
 			})
-			if err != nil || same {
-				return n, transform.SameTree, err
-			}
-			return x.WithSource(src), transform.NewTree, nil
 		case *plan.UpdateSource:
 			if x.Ignore {
 				return n, transform.SameTree, nil
@@ -132,33 +111,44 @@ func ignoreBinaryValues(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *p
 		if !ok || !ins.Ignore {
 			return n, transform.SameTree, nil
 		}
-		src, same, err := transform.Node(ins.Source, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
-			v, ok := n.(*plan.Values)
-			if !ok {
-				return n, transform.SameTree, nil
+		return mapValues(ins, func(e sql.Expression) (sql.Expression, bool) {
+			if types.IsBinaryType(e.Type()) {
+				return &bytesAsText{over{e}}, true
 			}
-			changed := false
-			tuples := make([][]sql.Expression, len(v.ExpressionTuples))
-			for i, tuple := range v.ExpressionTuples {
-				tuples[i] = append([]sql.Expression{}, tuple...)
-				for j, e := range tuple {
-					if types.IsBinaryType(e.Type()) {
-						tuples[i][j], changed = &bytesAsText{over{e}}, true
-					}
+			return e, false
+		})
+	})
+}
+
+// mapValues replaces, in the VALUES rows an INSERT reads, each expression
+// f changes.
+func mapValues(ins *plan.InsertInto, f func(sql.Expression) (sql.Expression, bool)) (sql.Node, transform.TreeIdentity, error) {
+	src, same, err := transform.Node(ins.Source, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		v, ok := n.(*plan.Values)
+		if !ok {
+			return n, transform.SameTree, nil
+		}
+		changed := false
+		tuples := make([][]sql.Expression, len(v.ExpressionTuples))
+		for i, tuple := range v.ExpressionTuples {
+			tuples[i] = append([]sql.Expression{}, tuple...)
+			for j, e := range tuple {
+				if ne, ok := f(e); ok {
+					tuples[i][j], changed = ne, true
 				}
 			}
-			if !changed {
-				return n, transform.SameTree, nil
-			}
-			nv := *v
-			nv.ExpressionTuples = tuples
-			return &nv, transform.NewTree, nil
-		})
-		if err != nil || same {
-			return n, transform.SameTree, err
 		}
-		return ins.WithSource(src), transform.NewTree, nil
+		if !changed {
+			return n, transform.SameTree, nil
+		}
+		nv := *v
+		nv.ExpressionTuples = tuples
+		return &nv, transform.NewTree, nil
 	})
+	if err != nil || same {
+		return ins, transform.SameTree, err
+	}
+	return ins.WithSource(src), transform.NewTree, nil
 }
 
 // bytesAsText is a binary value handed over as a Go string of its bytes.
