@@ -738,6 +738,8 @@ func TestSetVariables(t *testing.T) {
 	c, _ := ts.open("").Conn(context.Background())
 	defer c.Close()
 	mustExec(t, c, "SET optimizer_switch = 'semijoin=off'")
+	mustExec(t, c, "SET join_cache_level = 4, optimizer_use_condition_selectivity = 1, note_verbosity = ''")
+	wantRows(t, c, "SELECT @@join_cache_level", "4")
 	wantRows(t, c, "SELECT @@optimizer_switch", "semijoin=off")
 	wantErrCode(t, c, 1193, "SET nosuchvar = 1")
 	wantErrCode(t, c, 1193, "SET @@session.nosuchvar = 1")

@@ -192,6 +192,23 @@ func installVariables(b *backend.Backend) {
 			"skip_scan=on,hash_join=on,subquery_to_derived=off,prefer_ordering_index=on," +
 			"hypergraph_optimizer=off,derived_condition_pushdown=on",
 	}})
+	// MariaDB's optimizer knobs, which its tools and test suites set:
+	// accepted, shown, no effect (go-mysql-server has its own planner).
+	for name, def := range map[string]any{
+		"join_cache_level": int64(2), "optimizer_use_condition_selectivity": int64(4),
+		"join_buffer_space_limit": int64(2097152), "histogram_size": int64(254),
+	} {
+		sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{&sql.MysqlSystemVariable{
+			Name: name, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true,
+			Type: types.NewSystemIntType(name, 0, math.MaxInt64, false), Default: def,
+		}})
+	}
+	for name, def := range map[string]string{"note_verbosity": "basic,explain", "use_stat_tables": "preferably_for_queries"} {
+		sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{&sql.MysqlSystemVariable{
+			Name: name, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true,
+			Type: types.NewSystemStringType(name), Default: def,
+		}})
+	}
 	sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{&sql.MysqlSystemVariable{
 		Name:    "strata_bpe_size",
 		Scope:   sql.GetMysqlScope(sql.SystemVariableScope_Global),
