@@ -1,6 +1,7 @@
 package server
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -19,6 +20,8 @@ import (
 //   - In CREATE/ALTER, YEAR(4) is YEAR (its only display width), and
 //     BLOB(n) / TEXT(n) are the smallest BLOB / TEXT types holding n bytes
 //     / characters (utf8mb4: 4 bytes each), as MySQL defines them.
+//   - LOCK TABLE is LOCK TABLES (MySQL takes both; the parser only the
+//     plural).
 //   - In CREATE/ALTER, DEFAULT f(...) (MariaDB's form, in its dumps:
 //     DEFAULT curdate()) is DEFAULT (f(...)), MySQL 8's expression default;
 //     CURRENT_TIMESTAMP, NOW, LOCALTIME and LOCALTIMESTAMP, which the
@@ -38,8 +41,11 @@ func rewriteQuery(q string, backslashEscapes bool) string {
 		out.WriteString(repl)
 		last = i + skip
 	}
+	if m := lockTableRE.FindStringIndex(q); m != nil {
+		emit(m[1]-len("TABLE "), "TABLES ", len("TABLE "))
+	}
 	ddl := isDDL(q)
-	for i := 0; i < len(q); {
+	for i := last; i < len(q); {
 		ch := q[i]
 		switch {
 		case ch == '\'' || ch == '"':
@@ -100,6 +106,8 @@ func rewriteQuery(q string, backslashEscapes bool) string {
 	}
 	return finish(out, q, last)
 }
+
+var lockTableRE = regexp.MustCompile(`(?i)^\s*LOCK\s+TABLE\s`)
 
 func finish(out *strings.Builder, q string, last int) string {
 	if out == nil {
