@@ -1,8 +1,14 @@
 // Package server runs the MySQL protocol listener: go-mysql-server's engine
 // and wire protocol over the Strata backend. It owns listener set-up, the
 // server's defaults (root with an empty password, a default database) and
-// the engine counters shown by SHOW GLOBAL STATUS. It holds no data of its
-// own: everything durable is in the engine.
+// the engine counters shown by SHOW GLOBAL STATUS, and what its protocol
+// handler (errors.go) corrects on the wire where go-mysql-server differs
+// from MySQL: status flags, error codes and the diagnostics area, result
+// metadata, statement-text corrections before the parser (rewrite.go:
+// LIKE escapes, YEAR(4)/BLOB(n)/TEXT(n), DEFAULT f(), LOCK TABLE, the
+// generated-column values of MariaDB dumps), DO, KILL of unknown ids and
+// DEFAULT(col). It holds no data of its own: everything durable is in the
+// engine.
 package server
 
 import (
