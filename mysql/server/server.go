@@ -2,7 +2,7 @@
 // and wire protocol over the Strata backend. It owns listener set-up, the
 // server's defaults (root with an empty password, a default database) and
 // the engine counters shown by SHOW GLOBAL STATUS, and what its protocol
-// handler (errors.go) corrects on the wire where go-mysql-server differs
+// handler (handler.go) corrects on the wire where go-mysql-server differs
 // from MySQL: status flags, error codes and the diagnostics area, result
 // metadata, statement-text corrections before the parser (rewrite.go:
 // LIKE escapes, YEAR(4)/BLOB(n)/TEXT(n), DEFAULT f(), LOCK TABLE, the
