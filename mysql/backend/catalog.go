@@ -123,6 +123,9 @@ type tableDef struct {
 
 	ForeignKeys []sql.ForeignKeyConstraint `json:"foreign_keys,omitempty"`
 	Checks      []checkDef                 `json:"checks,omitempty"`
+	// KeyFormat is the key encoding version of the table's keys (CODEC-8);
+	// tables created before it have 0.
+	KeyFormat int `json:"key_format,omitempty"`
 }
 
 type dbDef struct {

@@ -37,6 +37,11 @@ import (
 // CODEC-7 CHAR(n) values are stored without trailing spaces, and read so,
 // as MySQL returns them (PAD_CHAR_TO_FULL_LENGTH aside).
 //
+// CODEC-8 Under a PAD SPACE collation (utf8mb4_general_ci, utf8mb4_bin,
+// ...) a string's key leaves out its trailing spaces, so 'a' and 'a ' are
+// one key, as MySQL and MariaDB compare them (a UNIQUE index takes one of
+// them). Tables created before this rule (KeyFormat 0) keep their keys.
+//
 // CODEC-4 A row value is a column count, a null bitmap, then each non-null
 // column in the column's value encoding; rows written before a column was
 // added decode with NULL for it.
@@ -60,6 +65,9 @@ const (
 	kJSON
 )
 
+// keyFormatPadSpace is the KeyFormat from which CODEC-8 holds.
+const keyFormatPadSpace = 1
+
 // colCodec encodes one column's values.
 type colCodec struct {
 	kind    kind
@@ -69,6 +77,7 @@ type colCodec struct {
 	binColl bool             // strings compare as bytes
 	utc     bool             // TIMESTAMP: stored in UTC (CODEC-5)
 	char    bool             // CHAR(n): trailing spaces are not kept (CODEC-7)
+	padKey  bool             // PAD SPACE collation: keys ignore trailing spaces (CODEC-8)
 	weight  func(rune) int32 // collation weights of a non-binary string (CODEC-6)
 }
 
@@ -357,6 +366,9 @@ func (c colCodec) appendKey(ctx context.Context, b []byte, v any) ([]byte, error
 		return appendEscapedBytes(b, cv.([]byte)), nil
 	case kString:
 		s := cv.(string)
+		if c.padKey {
+			s = strings.TrimRight(s, " ")
+		}
 		if c.binColl {
 			return appendEscapedString(b, s), nil
 		}

@@ -90,7 +90,7 @@ func (d *Database) SetCollation(ctx *sql.Context, c sql.CollationID) error {
 // newTable makes the definition of a new table under a fresh id, checks
 // it, and creates its primary keyspace (CAT-2: before any catalog entry).
 func (d *Database) newTable(ctx *sql.Context, name string, sch sql.PrimaryKeySchema, coll sql.CollationID, comment string) (*tableDef, error) {
-	def := &tableDef{Name: name, Collation: coll.Name(), Comment: comment, NextIndexID: 1}
+	def := &tableDef{Name: name, Collation: coll.Name(), Comment: comment, NextIndexID: 1, KeyFormat: keyFormatPadSpace}
 	for _, c := range sch.Schema {
 		def.Columns = append(def.Columns, columnDefOf(c, coll))
 	}

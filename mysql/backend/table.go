@@ -114,6 +114,8 @@ func openTableDef(ctx *sql.Context, d *Database, def *tableDef, _ any) (*table, 
 		if err != nil {
 			return nil, sql.ErrUnsupportedFeature.New(err.Error())
 		}
+		codec.padKey = def.KeyFormat >= keyFormatPadSpace && codec.kind == kString &&
+			codec.coll.PadAttribute() == "PAD SPACE" // CODEC-8
 		t.cols = append(t.cols, codec)
 		t.sch = append(t.sch, c)
 	}

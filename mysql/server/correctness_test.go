@@ -787,3 +787,27 @@ func TestInsertIgnoreBinary(t *testing.T) {
 	mustExec(t, c, "INSERT IGNORE INTO ib VALUES (1, x'0102030405'), (2, 'abcdef')")
 	wantRows(t, c, "SELECT id, HEX(vb) FROM ib ORDER BY id", "1|010203", "2|616263")
 }
+
+// CODEC-8: under a PAD SPACE collation a key ignores trailing spaces (a
+// UNIQUE column takes 'a' or 'a ', not both); NO PAD (MySQL 8's default)
+// keeps them apart.
+func TestPadSpaceKeys(t *testing.T) {
+	dir := t.TempDir()
+	ts := startServer(t, dir)
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE u1 (a VARCHAR(10) COLLATE utf8mb4_general_ci UNIQUE)")
+	mustExec(t, c, "INSERT INTO u1 VALUES ('a')")
+	wantErrCode(t, c, 1062, "INSERT INTO u1 VALUES ('a ')")
+	mustExec(t, c, "CREATE TABLE u2 (a VARCHAR(10) COLLATE utf8mb4_bin PRIMARY KEY)")
+	mustExec(t, c, "INSERT INTO u2 VALUES ('b')")
+	wantErrCode(t, c, 1062, "INSERT INTO u2 VALUES ('b  ')")
+	mustExec(t, c, "CREATE TABLE u3 (a VARCHAR(10) UNIQUE)")
+	mustExec(t, c, "INSERT INTO u3 VALUES ('c'), ('c ')")
+	ts.stop()
+	ts = startServer(t, dir)
+	c = ts.open("d")
+	wantErrCode(t, c, 1062, "INSERT INTO u1 VALUES ('a   ')")
+	wantRows(t, c, "SELECT COUNT(*) FROM u1 USE INDEX (a) WHERE a = 'a  '", "1")
+	wantRows(t, c, "SELECT COUNT(*) FROM u3", "2")
+}
