@@ -811,3 +811,28 @@ func TestPadSpaceKeys(t *testing.T) {
 	wantRows(t, c, "SELECT COUNT(*) FROM u1 USE INDEX (a) WHERE a = 'a  '", "1")
 	wantRows(t, c, "SELECT COUNT(*) FROM u3", "2")
 }
+
+// The OK packet's insert id is 0 for statements that generate none (it
+// repeated the session's last id).
+func TestInsertIDOfOtherStatements(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c, _ := ts.open("d").Conn(context.Background())
+	defer c.Close()
+	mustExec(t, c, "CREATE TABLE a (id INT AUTO_INCREMENT PRIMARY KEY, v INT)")
+	res, err := c.ExecContext(context.Background(), "INSERT INTO a (v) VALUES (1)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id, _ := res.LastInsertId(); id != 1 {
+		t.Fatalf("insert id %d, want 1", id)
+	}
+	res, err = c.ExecContext(context.Background(), "UPDATE a SET v = 2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id, _ := res.LastInsertId(); id != 0 {
+		t.Fatalf("UPDATE's insert id %d, want 0", id)
+	}
+	wantRows(t, c, "SELECT LAST_INSERT_ID()", "1")
+}

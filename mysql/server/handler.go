@@ -101,7 +101,13 @@ func (h *errorHandler) spool(c *mysql.Conn, query string, cb mysql.ResultSpoolFn
 	first := true
 	var fields []*querypb.Field // set when the result has float columns
 	explain := rules.IsExplain(query)
+	noInsertID := !mayGenerateID(query)
 	return func(res *sqltypes.Result, more bool) error {
+		if noInsertID {
+			// go-mysql-server repeats the session's last generated id in
+			// the OK packet of statements that generate none.
+			res.InsertID = 0
+		}
 		if first {
 			first = false
 			h.setStatus(c)
@@ -121,6 +127,23 @@ func (h *errorHandler) spool(c *mysql.Conn, query string, cb mysql.ResultSpoolFn
 		res.Info = ""
 		return cb(res, more)
 	}
+}
+
+// mayGenerateID reports whether query can set the OK packet's insert id:
+// an INSERT or REPLACE, or a statement calling LAST_INSERT_ID(expr).
+func mayGenerateID(query string) bool {
+	q := strings.TrimLeft(query, " \t\r\n(")
+	for strings.HasPrefix(q, "/*") {
+		j := strings.Index(q, "*/")
+		if j < 0 {
+			return true
+		}
+		q = strings.TrimLeft(q[j+2:], " \t\r\n(")
+	}
+	if len(q) >= 7 && (strings.EqualFold(q[:6], "insert") || strings.EqualFold(q[:7], "replace")) {
+		return true
+	}
+	return strings.Contains(strings.ToLower(q), "last_insert_id(")
 }
 
 // nullStrings sends EXPLAIN's 'NULL' strings in numeric columns as NULL
