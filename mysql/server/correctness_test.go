@@ -836,3 +836,18 @@ func TestInsertIDOfOtherStatements(t *testing.T) {
 	}
 	wantRows(t, c, "SELECT LAST_INSERT_ID()", "1")
 }
+
+// IGNORE turns errors into Warnings with MySQL's codes (not Notes 1105).
+func TestIgnoreWarnings(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c, _ := ts.open("d").Conn(context.Background())
+	defer c.Close()
+	mustExec(t, c, "CREATE TABLE ig2 (id INT PRIMARY KEY, t TINYINT)")
+	mustExec(t, c, "INSERT IGNORE INTO ig2 VALUES (1, 1), (1, 2), (2, 300)")
+	for _, row := range queryStrings(t, c, "SHOW WARNINGS") {
+		if !strings.HasPrefix(row, "Warning|1062|") && !strings.HasPrefix(row, "Warning|1264|") {
+			t.Fatalf("warning %q, want Warning 1062 / 1264", row)
+		}
+	}
+}

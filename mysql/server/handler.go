@@ -81,7 +81,32 @@ func (h *errorHandler) done(c *mysql.Conn, err error) {
 func (h *errorHandler) setStatus(c *mysql.Conn) {
 	if s := h.session(c); s != nil {
 		s.DropFalseWarnings()
+		fixWarnings(s)
 		h.setStatusOf(c, s)
+	}
+}
+
+// ignoredConditions are the codes of conditions an IGNORE statement turns
+// into warnings: go-mysql-server records them as Notes, often with code
+// 1105; MySQL's level is Warning, with the error's own code.
+var ignoredConditions = map[uint16]bool{1048: true, 1062: true, 1105: true, 1264: true, 1265: true,
+	1292: true, 1366: true, 1406: true, 1452: true, 3819: true}
+
+// fixWarnings gives the statement's warnings MySQL's level and code.
+func fixWarnings(s *backend.Session) {
+	if s.WarningCount() == 0 {
+		return
+	}
+	for _, w := range s.Warnings() { // the session's own warnings, newest first
+		if w.Level != "Note" || !ignoredConditions[uint16(w.Code)] {
+			continue
+		}
+		nw := *w
+		nw.Level = "Warning"
+		if se, ok := mapError(mysql.NewSQLError(w.Code, "HY000", "%s", w.Message)).(*mysql.SQLError); ok {
+			nw.Code, nw.Message = se.Num, se.Message
+		}
+		*w = nw
 	}
 }
 
