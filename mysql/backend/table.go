@@ -100,6 +100,10 @@ func openTableDef(ctx *sql.Context, d *Database, def *tableDef, _ any) (*table, 
 		c := &sql.Column{Name: cd.Name, Type: typ, Nullable: cd.Nullable, Source: def.Name,
 			DatabaseSource: d.name, AutoIncrement: cd.AutoIncrement, Comment: cd.Comment}
 		c.Default, c.OnUpdate = columnExpr(cd.Default), columnExpr(cd.OnUpdate)
+		if et, ok := typ.(sql.EnumType); ok && c.Default == nil && !cd.Nullable && cd.Generated == "" && len(et.Values()) > 0 {
+			// MySQL: a NOT NULL ENUM's implicit default is its first member.
+			c.Default = columnExpr("'" + strings.ReplaceAll(et.Values()[0], "'", "''") + "'")
+		}
 		// A VIRTUAL column is stored as if STORED (CAT-4): go-mysql-server
 		// wraps a table with virtual columns in a node that hides its
 		// indexes and CHECK constraints from SHOW CREATE TABLE, SHOW INDEX

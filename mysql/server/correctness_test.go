@@ -851,3 +851,13 @@ func TestIgnoreWarnings(t *testing.T) {
 		}
 	}
 }
+
+// A NOT NULL ENUM without DEFAULT defaults to its first member.
+func TestEnumImplicitDefault(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE en (id INT PRIMARY KEY, e ENUM('x''s', 'y') NOT NULL)")
+	mustExec(t, c, "INSERT INTO en (id) VALUES (1)")
+	wantRows(t, c, "SELECT e FROM en", "x's")
+}
