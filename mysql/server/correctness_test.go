@@ -861,3 +861,19 @@ func TestEnumImplicitDefault(t *testing.T) {
 	mustExec(t, c, "INSERT INTO en (id) VALUES (1)")
 	wantRows(t, c, "SELECT e FROM en", "x's")
 }
+
+// DESCRIBE / SHOW COLUMNS give a column's Type without its collation.
+func TestDescribeType(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE dc (a VARCHAR(5) COLLATE utf8mb4_bin, b VARCHAR(5) CHARACTER SET latin1)")
+	wantRows(t, c, "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_NAME = 'dc'", "2")
+	for _, q := range []string{"DESCRIBE dc", "SHOW COLUMNS FROM dc"} {
+		for _, row := range queryStrings(t, c, q) {
+			if strings.Contains(row, "COLLATE") || strings.Contains(row, "CHARACTER SET") {
+				t.Fatalf("%s: %q", q, row)
+			}
+		}
+	}
+}

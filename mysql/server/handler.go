@@ -127,7 +127,11 @@ func (h *errorHandler) spool(c *mysql.Conn, query string, cb mysql.ResultSpoolFn
 	var fields []*querypb.Field // set when the result has float columns
 	explain := rules.IsExplain(query)
 	noInsertID := !mayGenerateID(query)
+	columns := showColumnsRE.MatchString(query)
 	return func(res *sqltypes.Result, more bool) error {
+		if columns {
+			typeWithoutCharset(res)
+		}
 		if noInsertID {
 			// go-mysql-server repeats the session's last generated id in
 			// the OK packet of statements that generate none.
@@ -151,6 +155,27 @@ func (h *errorHandler) spool(c *mysql.Conn, query string, cb mysql.ResultSpoolFn
 		// "malformed packet" after PREPARE ... FROM): send none.
 		res.Info = ""
 		return cb(res, more)
+	}
+}
+
+var (
+	showColumnsRE = regexp.MustCompile(`(?i)^\s*(?:SHOW\s+(?:FULL\s+)?(?:COLUMNS|FIELDS)\s|DESC(?:RIBE)?\s+[^\s(])`)
+	charsetClause = regexp.MustCompile(`(?i) (?:CHARACTER SET \w+|COLLATE \w+)`)
+)
+
+// typeWithoutCharset: SHOW COLUMNS and DESCRIBE give a column's Type
+// without CHARACTER SET / COLLATE (MySQL shows the collation in its own
+// column); go-mysql-server appended them.
+func typeWithoutCharset(res *sqltypes.Result) {
+	for c, f := range res.Fields {
+		if f.Name != "Type" {
+			continue
+		}
+		for _, row := range res.Rows {
+			if c < len(row) && bytes.Contains(row[c].Raw(), []byte(" C")) {
+				row[c] = sqltypes.MakeTrusted(f.Type, charsetClause.ReplaceAll(row[c].Raw(), nil))
+			}
+		}
 	}
 }
 
