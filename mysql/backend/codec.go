@@ -35,7 +35,8 @@ import (
 // weights: equal keys, so unique indexes follow the collation).
 //
 // CODEC-7 CHAR(n) values are stored without trailing spaces, and read so,
-// as MySQL returns them (PAD_CHAR_TO_FULL_LENGTH aside).
+// as MySQL returns them (PAD_CHAR_TO_FULL_LENGTH aside), in tables created
+// since KeyFormat 1 (older tables' keys may hold the spaces).
 //
 // CODEC-8 Under a PAD SPACE collation (utf8mb4_general_ci, utf8mb4_bin,
 // ...) a string's key leaves out its trailing spaces, so 'a' and 'a ' are
@@ -96,7 +97,6 @@ func newColCodec(typ sql.Type) (colCodec, error) {
 		c.kind = kDecimal
 	case sqltypes.Char, sqltypes.VarChar, sqltypes.Text:
 		c.kind = kString
-		c.char = c.qt == sqltypes.Char
 		st := typ.(sql.StringType)
 		c.coll = st.Collation()
 		name := c.coll.Name()

@@ -16,6 +16,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/planbuilder"
 	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/sqltypes"
 
 	"strata/btree"
 	"strata/engine"
@@ -118,8 +119,10 @@ func openTableDef(ctx *sql.Context, d *Database, def *tableDef, _ any) (*table, 
 		if err != nil {
 			return nil, sql.ErrUnsupportedFeature.New(err.Error())
 		}
-		codec.padKey = def.KeyFormat >= keyFormatPadSpace && codec.kind == kString &&
-			codec.coll.PadAttribute() == "PAD SPACE" // CODEC-8
+		if def.KeyFormat >= keyFormatPadSpace && codec.kind == kString {
+			codec.padKey = codec.coll.PadAttribute() == "PAD SPACE" // CODEC-8
+			codec.char = codec.qt == sqltypes.Char                  // CODEC-7
+		}
 		t.cols = append(t.cols, codec)
 		t.sch = append(t.sch, c)
 	}
