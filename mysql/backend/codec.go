@@ -66,7 +66,9 @@ const (
 	kJSON
 )
 
-// keyFormatPadSpace is the KeyFormat from which CODEC-8 holds.
+// keyFormatPadSpace is the table format (tableDef.KeyFormat) from which
+// CODEC-5, CODEC-7 and CODEC-8 hold; tables created before keep their
+// stored values and keys as they were.
 const keyFormatPadSpace = 1
 
 // colCodec encodes one column's values.
@@ -109,7 +111,6 @@ func newColCodec(typ sql.Type) (colCodec, error) {
 		c.kind = kBytes
 	case sqltypes.Date, sqltypes.Datetime, sqltypes.Timestamp:
 		c.kind = kTime
-		c.utc = c.qt == sqltypes.Timestamp
 	case sqltypes.Time:
 		c.kind = kTimespan
 	case sqltypes.Year:

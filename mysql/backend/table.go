@@ -123,6 +123,7 @@ func openTableDef(ctx *sql.Context, d *Database, def *tableDef, _ any) (*table, 
 			codec.padKey = codec.coll.PadAttribute() == "PAD SPACE" // CODEC-8
 			codec.char = codec.qt == sqltypes.Char                  // CODEC-7
 		}
+		codec.utc = def.KeyFormat >= keyFormatPadSpace && codec.qt == sqltypes.Timestamp // CODEC-5
 		t.cols = append(t.cols, codec)
 		t.sch = append(t.sch, c)
 	}

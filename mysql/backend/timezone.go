@@ -15,7 +15,9 @@ import (
 // time.Time carries no zone); canonical converts it to UTC on the way in
 // and decodeRow back to the session's wall clock on the way out, so a
 // value reads back the same in one zone and moves with time_zone, as in
-// MySQL. DATETIME values are wall clocks and are stored as given.
+// MySQL. DATETIME values are wall clocks and are stored as given. Tables
+// created before KeyFormat 1 (CODEC-8) stored TIMESTAMPs as given and keep
+// doing so, so their values do not move.
 
 var zones sync.Map // time_zone value -> *time.Location
 
