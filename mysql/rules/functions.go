@@ -32,6 +32,8 @@ func Functions() []sql.Function {
 			return strconv.FormatUint(uint64(n), 8), nil
 		}),
 		fn("insert", 4, 4, fixed(types.LongText), insertString),
+		fn("export_set", 3, 5, fixed(types.LongText), exportSet),
+		keepNulls(fn("make_set", 2, 64, fixed(types.LongText), makeSet)),
 	}
 }
 
@@ -42,6 +44,9 @@ type scalar struct {
 	args []sql.Expression
 	typ  func(args []sql.Expression) sql.Type
 	eval func(ctx *sql.Context, args []any) (any, error)
+	// keepNulls: only a NULL first argument makes the result NULL; eval
+	// sees the other NULLs.
+	keepNulls bool
 }
 
 var _ sql.FunctionExpression = (*scalar)(nil)
@@ -53,6 +58,20 @@ func fn(name string, minArgs, maxArgs int, typ func([]sql.Expression) sql.Type, 
 		}
 		return &scalar{name: name, args: args, typ: typ, eval: eval}, nil
 	}}
+}
+
+// keepNulls makes f's NULL arguments after the first reach its eval.
+func keepNulls(f sql.Function) sql.Function {
+	fn := f.(sql.FunctionN)
+	inner := fn.Fn
+	fn.Fn = func(args ...sql.Expression) (sql.Expression, error) {
+		e, err := inner(args...)
+		if s, ok := e.(*scalar); ok {
+			s.keepNulls = true
+		}
+		return e, err
+	}
+	return fn
 }
 
 func fixed(t sql.Type) func([]sql.Expression) sql.Type {
@@ -90,7 +109,7 @@ func (s *scalar) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	vals := make([]any, len(s.args))
 	for i, a := range s.args {
 		v, err := a.Eval(ctx, row)
-		if err != nil || v == nil {
+		if err != nil || (v == nil && (i == 0 || !s.keepNulls)) {
 			return nil, err
 		}
 		vals[i] = v
@@ -231,4 +250,65 @@ func insertString(ctx *sql.Context, a []any) (any, error) {
 		end = pos - 1 + n
 	}
 	return string(r[:pos-1]) + nv.(string) + string(r[end:]), nil
+}
+
+// exportSet is EXPORT_SET(bits, on, off[, separator[, number_of_bits]]).
+func exportSet(ctx *sql.Context, a []any) (any, error) {
+	bits, _, err := types.Uint64.Convert(ctx, a[0])
+	if err != nil {
+		return nil, err
+	}
+	str := func(v any) (string, error) {
+		s, _, err := types.LongText.Convert(ctx, v)
+		if err != nil {
+			return "", err
+		}
+		return s.(string), nil
+	}
+	on, err1 := str(a[1])
+	off, err2 := str(a[2])
+	if err1 != nil || err2 != nil {
+		return nil, nil
+	}
+	sep, n := ",", int64(64)
+	if len(a) > 3 {
+		if sep, err = str(a[3]); err != nil {
+			return nil, nil
+		}
+	}
+	if len(a) > 4 {
+		if n, err = toInt(ctx, a[4]); err != nil || n < 0 || n > 64 {
+			n = 64
+		}
+	}
+	b := bits.(uint64)
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = off
+		if b&(1<<uint(i)) != 0 {
+			parts[i] = on
+		}
+	}
+	return strings.Join(parts, sep), nil
+}
+
+// makeSet is MAKE_SET(bits, str1, str2, ...): the strings whose bit is set,
+// comma-separated (NULL strings left out).
+func makeSet(ctx *sql.Context, a []any) (any, error) {
+	bits, _, err := types.Uint64.Convert(ctx, a[0])
+	if err != nil {
+		return nil, err
+	}
+	var picked []string
+	for i, v := range a[1:] {
+		if v == nil || bits.(uint64)&(1<<uint(i)) == 0 {
+			continue
+		}
+		s, _, err := types.LongText.Convert(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		picked = append(picked, s.(string))
+	}
+	return strings.Join(picked, ","), nil
 }

@@ -87,7 +87,7 @@
 //
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
-// UTC_DATE, OCT, INSERT.
+// UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
 //
 // Except RULE-8 and RULE-13, the rules run last in every statement's analysis (go-mysql-server's
 // OnceAfterAll batch, shared by its per-statement batches), so they see

@@ -688,6 +688,8 @@ func TestAddedFunctions(t *testing.T) {
 		"MAKETIME(12, 34, 56), SEC_TO_TIME(3661), LENGTH(UTC_DATE()), OCT(8), INSERT('abcdef', 2, 3, 'XY'), "+
 		"LEFT(DATE '2024-01-02', 7)",
 		"1.29|-1.2|1200|2024-02-29T00:00:00Z|12:34:56|01:01:01|10|10|aXYef|2024-01") // parseTime DSN
+	wantRows(t, c, "SELECT MAKE_SET(5, 'a', 'b', 'c'), MAKE_SET(1 | 4, 'hello', 'nice', NULL, 'world'), EXPORT_SET(5, 'Y', 'N', ',', 4)",
+		"a,c|hello|Y,N,Y,N")
 }
 
 // RULE-16: JSON_EXTRACT of a member that is not there is NULL.
