@@ -182,18 +182,7 @@ func typeWithoutCharset(res *sqltypes.Result) {
 // mayGenerateID reports whether query can set the OK packet's insert id:
 // an INSERT or REPLACE, or a statement calling LAST_INSERT_ID(expr).
 func mayGenerateID(query string) bool {
-	q := strings.TrimLeft(query, " \t\r\n(")
-	for strings.HasPrefix(q, "/*") {
-		j := strings.Index(q, "*/")
-		if j < 0 {
-			return true
-		}
-		q = strings.TrimLeft(q[j+2:], " \t\r\n(")
-	}
-	if len(q) >= 7 && (strings.EqualFold(q[:6], "insert") || strings.EqualFold(q[:7], "replace")) {
-		return true
-	}
-	return strings.Contains(strings.ToLower(q), "last_insert_id(")
+	return isInsert(query) || containsFold(query, "last_insert_id(")
 }
 
 // nullStrings sends EXPLAIN's 'NULL' strings in numeric columns as NULL
@@ -262,10 +251,10 @@ func beginDiagnostics(s *backend.Session, query string) {
 	if s.WarningCount() == 0 && len(s.Warnings()) == 0 {
 		return
 	}
-	q := strings.ToLower(strings.TrimSpace(query))
-	if strings.HasPrefix(q, "show") && (strings.Contains(q, "warnings") || strings.Contains(q, "errors")) ||
-		strings.Contains(q, "@@warning_count") || strings.Contains(q, "@@error_count") ||
-		strings.HasPrefix(q, "get") && strings.Contains(q, "diagnostics") {
+	q := query
+	if startsWithWord(q, "show") && (containsFold(q, "warnings") || containsFold(q, "errors")) ||
+		containsFold(q, "@@warning_count") || containsFold(q, "@@error_count") ||
+		startsWithWord(q, "get") && containsFold(q, "diagnostics") {
 		return
 	}
 	s.ClearWarnings()

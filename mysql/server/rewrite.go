@@ -121,19 +121,45 @@ func isIdentByte(c byte) bool {
 	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
 
-// isDDL reports whether q starts (after blanks and comments) with CREATE
-// or ALTER.
-func isDDL(q string) bool {
-	q = strings.TrimLeft(q, " \t\r\n")
+// statementStart is q past leading blanks, parentheses and /* */
+// comments: where its first keyword is.
+func statementStart(q string) string {
+	q = strings.TrimLeft(q, " \t\r\n(")
 	for strings.HasPrefix(q, "/*") {
 		j := strings.Index(q, "*/")
 		if j < 0 {
-			return false
+			return ""
 		}
-		q = strings.TrimLeft(q[j+2:], " \t\r\n")
+		q = strings.TrimLeft(q[j+2:], " \t\r\n(")
 	}
-	return len(q) >= 6 && (strings.EqualFold(q[:6], "create") || strings.EqualFold(q[:5], "alter"))
+	return q
 }
+
+// startsWithWord reports whether q's first keyword is one of words (any
+// case).
+func startsWithWord(q string, words ...string) bool {
+	q = statementStart(q)
+	for _, w := range words {
+		if len(q) >= len(w) && strings.EqualFold(q[:len(w)], w) && (len(q) == len(w) || !isIdentByte(q[len(w)])) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFold reports whether s contains the ASCII word sub in any case,
+// without allocating.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// isDDL reports whether q is a CREATE or ALTER statement.
+func isDDL(q string) bool { return startsWithWord(q, "create", "alter") }
 
 // defaultCall recognizes DEFAULT f(...) at q[i:j] (the word DEFAULT) and
 // returns the extent of f(...).
@@ -279,26 +305,15 @@ func generatedValues(s *backend.Session, query string) string {
 	return sqlparser.String(ins)
 }
 
-// isInsert reports whether q, past blanks and comments, starts with INSERT
-// or REPLACE.
-func isInsert(q string) bool {
-	q = strings.TrimLeft(q, " \t\r\n")
-	for strings.HasPrefix(q, "/*") {
-		j := strings.Index(q, "*/")
-		if j < 0 {
-			return false
-		}
-		q = strings.TrimLeft(q[j+2:], " \t\r\n")
-	}
-	return len(q) >= 7 && (strings.EqualFold(q[:6], "insert") || strings.EqualFold(q[:7], "replace"))
-}
+// isInsert reports whether q is an INSERT or REPLACE statement.
+func isInsert(q string) bool { return startsWithWord(q, "insert", "replace") }
 
 // usesDefaultFunction reports whether a statement other than CREATE/ALTER
 // calls DEFAULT(col) (outside quotes and comments): go-mysql-server's
 // planner panics on it (and the client loses its connection), so it is
 // refused with 1235 before.
 func usesDefaultFunction(q string) bool {
-	if isDDL(q) || !strings.Contains(strings.ToLower(q), "default") {
+	if isDDL(q) || !containsFold(q, "default") {
 		return false
 	}
 	for i := 0; i < len(q); {

@@ -51,3 +51,26 @@ func TestUsesDefaultFunction(t *testing.T) {
 		}
 	}
 }
+
+func TestStatementWords(t *testing.T) {
+	for q, want := range map[string]bool{
+		"INSERT INTO t VALUES (1)":           true,
+		" /* c */ replace into t values (1)": true,
+		"(insert into t values (1))":         true,
+		"inserts":                            false,
+		"SELECT 'insert'":                    false,
+	} {
+		if got := isInsert(q); got != want {
+			t.Errorf("isInsert(%q) = %v", q, got)
+		}
+	}
+	if !isDDL("/*!40101 x */ CREATE TABLE t (a INT)") || isDDL("created") || !isDDL("alter table t add b int") {
+		t.Error("isDDL")
+	}
+	if !containsFold("SELECT Last_Insert_Id(5)", "last_insert_id(") || containsFold("SELECT 1", "last_insert_id(") {
+		t.Error("containsFold")
+	}
+	if !mayGenerateID("UPDATE t SET id = LAST_INSERT_ID(id + 1)") || mayGenerateID("UPDATE t SET v = 1") {
+		t.Error("mayGenerateID")
+	}
+}
