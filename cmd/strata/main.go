@@ -116,6 +116,12 @@ func run(args []string) error {
 		VolumeIOPS: *iops, VolumeMBps: *mbps, VolumeLatency: *lat, VolumeAtomic: *atomic, DisableDirectIO: *noDirect,
 		BPEPath: *bpePath, BPEBytes: bpeBytes, BPEAdmission: *bpeAdmission,
 		IOLimiter: *ioLimiter, IOCapacity: *ioCapacity, MaxDirtyPct: *maxDirty}
+	// SIGTERM/SIGINT are caught from here on, before the listener can accept
+	// a client: a signal that arrives while the engine opens or the listener
+	// starts still ends in the clean shutdown below, not in a default-action
+	// exit (a test that stops the server right after its first query saw that).
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
 	start := time.Now()
 	db, err := engine.Open(opts)
 	if err != nil {
@@ -138,8 +144,6 @@ func run(args []string) error {
 	}()
 	slog.Info("serving MySQL clients", "addr", sqlSrv.Addr().String())
 
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
 	var srv *http.Server
 	if *metricsAddr != "" {
 		reg := prometheus.NewRegistry()
