@@ -2,9 +2,11 @@ package backend
 
 import (
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
 
 	"strata/engine"
 )
@@ -156,13 +158,25 @@ func rewrittenDef(old *table, newSch sql.PrimaryKeySchema, oldCol, newCol *sql.C
 	def.Indexes = nil
 	for _, ix := range old.def.Indexes {
 		var cols []int
-		for _, o := range ix.Columns {
+		var prefix []uint16
+		for i, o := range ix.Columns {
 			if n := newSch.Schema.IndexOfColName(newName(o)); n >= 0 {
 				cols = append(cols, n)
+				// A prefix the new type cannot take goes (as in MariaDB):
+				// the column is no longer a string, or no longer than it.
+				p := ix.prefixOf(i)
+				if st, ok := newSch.Schema[n].Type.(sql.StringType); !ok || (!types.IsTextBlob(st) && int64(p) >= st.MaxCharacterLength()) {
+					p = 0
+				}
+				prefix = append(prefix, uint16(p))
 			}
 		}
 		if len(cols) > 0 {
 			ix.Columns = cols
+			ix.Prefix = nil
+			if slices.ContainsFunc(prefix, func(p uint16) bool { return p > 0 }) {
+				ix.Prefix = prefix
+			}
 			def.Indexes = append(def.Indexes, ix)
 		}
 	}

@@ -101,8 +101,20 @@ type indexDef struct {
 	Name    string `json:"name"`
 	ID      uint32 `json:"id"`
 	Columns []int  `json:"columns"` // ordinals
-	Unique  bool   `json:"unique,omitempty"`
+	// Prefix holds, parallel to Columns, the key part's prefix length
+	// (characters of a string, bytes of a binary string; 0: the whole
+	// value), nil when no key part has one (IX-1).
+	Prefix []uint16 `json:"prefix,omitempty"`
+	Unique bool     `json:"unique,omitempty"`
 	Comment string `json:"comment,omitempty"`
+}
+
+// prefixOf is the prefix length of key part i (0: the whole value).
+func (d *indexDef) prefixOf(i int) int {
+	if i < len(d.Prefix) {
+		return int(d.Prefix[i])
+	}
+	return 0
 }
 
 type tableDef struct {
@@ -142,6 +154,9 @@ func (d *tableDef) clone() *tableDef {
 	c.Indexes = make([]indexDef, len(d.Indexes))
 	for i, ix := range d.Indexes {
 		ix.Columns = append([]int{}, ix.Columns...)
+		if ix.Prefix != nil {
+			ix.Prefix = append([]uint16{}, ix.Prefix...)
+		}
 		c.Indexes[i] = ix
 	}
 	return &c

@@ -43,6 +43,12 @@ import (
 // one key, as MySQL and MariaDB compare them (a UNIQUE index takes one of
 // them). Tables created before this rule (KeyFormat 0) keep their keys.
 //
+// CODEC-9 (IX-1) A key part with a prefix length n encodes the value cut to
+// its first n characters (a string under a collation) or n bytes (a binary
+// string), so the key of a value is a prefix-key of every value sharing
+// its first n characters, and CODEC-1 holds between cut values (a weight
+// per rune: cutting runes cuts the weight sequence).
+//
 // CODEC-4 A row value is a column count, a null bitmap, then each non-null
 // column in the column's value encoding; rows written before a column was
 // added decode with NULL for it.
@@ -345,6 +351,37 @@ func appendDecimalKey(b []byte, d decimal.Decimal) []byte {
 }
 
 // appendKey appends the key encoding of v (CODEC-1..3).
+// appendKeyPrefix appends the key of v cut to n characters or bytes
+// (CODEC-9); n == 0 is appendKey.
+func (c colCodec) appendKeyPrefix(ctx context.Context, b []byte, v any, n int) ([]byte, error) {
+	if n == 0 || v == nil {
+		return c.appendKey(ctx, b, v)
+	}
+	cv, err := c.canonical(ctx, v)
+	if err != nil {
+		return nil, err
+	}
+	switch c.kind {
+	case kBytes:
+		if bs := cv.([]byte); len(bs) > n {
+			cv = bs[:n]
+		}
+	case kString:
+		s := cv.(string)
+		for i := range s {
+			if n == 0 {
+				s = s[:i]
+				break
+			}
+			n--
+		}
+		cv = s
+	default:
+		return nil, fmt.Errorf("strata: prefix key part on a %s column", c.typ)
+	}
+	return c.appendKey(ctx, b, cv)
+}
+
 func (c colCodec) appendKey(ctx context.Context, b []byte, v any) ([]byte, error) {
 	if v == nil {
 		return append(b, keyNull), nil

@@ -3,10 +3,13 @@ package backend
 import (
 	"bytes"
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
 
 	"strata/engine"
@@ -20,6 +23,16 @@ import (
 // takes that lock exclusively: it waits for open writers of the table to
 // finish and holds new ones back, so an index build never misses a row
 // written by a transaction that commits later.
+
+// Index prefix lengths (IX-n):
+//
+// IX-1 A secondary index key part may carry a prefix length n (a string or
+// binary string column; n at most the column's length, and n equal to a
+// CHAR/VARCHAR's whole length is no prefix). Its key holds the value cut
+// to n characters or bytes (CODEC-9), so uniqueness is on the cut value,
+// a lookup through it reads a superset that the backend filters
+// (keyRange reports it inexact), and the index reports no order (Order,
+// Reversible; rules RULE-18). A primary key part takes no prefix length.
 
 func mdlKey(id uint32) []byte { return []byte(fmt.Sprintf("mdl/%d", id)) }
 
@@ -88,15 +101,21 @@ func (tb *Table) CreateIndex(ctx *sql.Context, def sql.IndexDef) error {
 		}
 	}
 	nd := indexDef{Name: def.Name, ID: t.def.NextIndexID, Unique: def.IsUnique(), Comment: def.Comment}
+	var prefix []uint16
 	for _, c := range def.Columns {
-		if c.Length > 0 {
-			return mysql.NewSQLError(mysql.ERNotSupportedYet, "42000", "strata does not support index prefix lengths (%s(%d))", c.Name, c.Length)
-		}
 		o := t.sch.IndexOfColName(c.Name)
 		if o < 0 {
 			return sql.ErrKeyColumnDoesNotExist.New(c.Name)
 		}
 		nd.Columns = append(nd.Columns, o)
+		n, err := t.prefixLength(o, c.Length)
+		if err != nil {
+			return err
+		}
+		prefix = append(prefix, n)
+	}
+	if slices.ContainsFunc(prefix, func(n uint16) bool { return n > 0 }) {
+		nd.Prefix = prefix
 	}
 	ndef := t.def.clone()
 	ndef.Indexes = append(ndef.Indexes, nd)
@@ -124,6 +143,34 @@ func (tb *Table) CreateIndex(ctx *sql.Context, def sql.IndexDef) error {
 		return err
 	}
 	return nil
+}
+
+// prefixLength validates the prefix length n declared for key part
+// column o (IX-1): only string and binary string columns take one, at
+// most the column's length; one equal to a CHAR/VARCHAR/BINARY/VARBINARY
+// column's whole length is no prefix (as InnoDB keeps it).
+func (t *table) prefixLength(o int, n int64) (uint16, error) {
+	if n <= 0 {
+		return 0, nil
+	}
+	c := t.cols[o]
+	st, ok := t.sch[o].Type.(sql.StringType)
+	if !ok || (c.kind != kString && c.kind != kBytes) || n > math.MaxUint16 {
+		return 0, mysql.NewSQLError(mysql.ERWrongSubKey, "HY000",
+			"Incorrect prefix key; the used key part isn't a string, the used length is longer than the key part, or the storage engine doesn't support unique prefix keys")
+	}
+	max := st.MaxCharacterLength()
+	if c.kind == kBytes {
+		max = st.MaxByteLength()
+	}
+	if n > max {
+		return 0, mysql.NewSQLError(mysql.ERWrongSubKey, "HY000",
+			"Incorrect prefix key; the used key part isn't a string, the used length is longer than the key part, or the storage engine doesn't support unique prefix keys")
+	}
+	if n == max && !types.IsTextBlob(t.sch[o].Type) {
+		return 0, nil
+	}
+	return uint16(n), nil
 }
 
 // backfill writes ix's entry for every row of t, a batch of rows per

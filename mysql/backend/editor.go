@@ -114,6 +114,7 @@ func (e *editor) Insert(ctx *sql.Context, row sql.Row) error {
 	}
 	e.t.ctr.rows.Add(1)
 	e.s.rowsWritten.Add(1)
+	e.s.wrote(ctx, e.t, row, true) // SES-8
 	return nil
 }
 
@@ -211,9 +212,28 @@ func (e *editor) dupErr(ctx *sql.Context, tx *engine.Tx, name string, ix *index,
 	}
 	vals := make([]string, len(ords))
 	for i, o := range ords {
-		vals[i] = fmt.Sprint(row[o])
+		switch v := row[o].(type) {
+		case []byte:
+			vals[i] = string(v)
+		case string:
+			vals[i] = v
+		default:
+			vals[i] = fmt.Sprint(v)
+		}
+		if ix != nil { // a key part cut to a prefix shows the cut (IX-1)
+			if n := ix.def.prefixOf(i); n > 0 {
+				if _, ok := row[o].([]byte); ok && len(vals[i]) > n {
+					vals[i] = vals[i][:n]
+				} else if r := []rune(vals[i]); len(r) > n {
+					vals[i] = string(r[:n])
+				}
+			}
+		}
 	}
+	// go-mysql-server's text stays as its tests know it; the server's
+	// error mapping asks the session for MariaDB's (DupEntry).
 	keyStr := "[" + strings.Join(vals, ",") + "]"
+	e.s.noteDup(keyStr, strings.Join(vals, "-"), name)
 	return sql.NewUniqueKeyErr(keyStr, ix == nil, existing)
 }
 
@@ -334,6 +354,9 @@ func (e *editor) Update(ctx *sql.Context, old, row sql.Row) error {
 		return e.s.engineErr(err)
 	}
 	e.s.rowsWritten.Add(1)
+	if e.t.autoCol >= 0 && rowChanged(ctx, e.t.sch, old, row) {
+		e.s.wrote(ctx, e.t, row, false) // SES-8
+	}
 	return nil
 }
 
@@ -437,6 +460,9 @@ func (tb *Table) GetNextAutoIncrementValue(ctx *sql.Context, given any) (uint64,
 	if given == nil {
 		v := t.ctr.autoNext
 		t.ctr.autoNext++
+		if s, err := sessionOf(ctx); err == nil {
+			s.handOut(v) // SES-8
+		}
 		return v, nil
 	}
 	var cv any

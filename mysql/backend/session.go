@@ -38,6 +38,8 @@ import (
 // several catalog changes (the table, then its indexes, foreign keys and
 // checks, then CREATE ... SELECT's rows), and a failure after the first
 // leaves a table behind in go-mysql-server; StatementDone drops it.
+// SES-8 A statement's insert ids (OK packet, LAST_INSERT_ID) are what the
+// editor saw it write (insertid.go).
 
 var ioEOF = io.EOF
 
@@ -53,6 +55,8 @@ type Session struct {
 	savepts []savepoint // in creation order
 
 	created []createdTable       // by the current statement (SES-5)
+	ids     insertIDs            // the current statement's (SES-8)
+	dups    map[string]dupEntry  // the current statement's duplicate keys
 	temps   map[string]*tempSlot // temporary tables by db/name (TMP-1)
 
 	lockQuery   string
@@ -423,16 +427,17 @@ func (b *Backend) duplicatesIndex(db, table, name string) bool {
 		return true
 	}
 	var cols []int
+	var prefix []uint16
 	for _, ix := range t.indexes {
 		if strings.EqualFold(ix.def.Name, name) {
-			cols = ix.cols
+			cols, prefix = ix.cols, ix.def.Prefix
 		}
 	}
 	if cols == nil {
 		return true
 	}
 	for _, ix := range t.indexes {
-		if !strings.EqualFold(ix.def.Name, name) && slices.Equal(ix.cols, cols) {
+		if !strings.EqualFold(ix.def.Name, name) && slices.Equal(ix.cols, cols) && slices.Equal(ix.def.Prefix, prefix) {
 			return true
 		}
 	}

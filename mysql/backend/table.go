@@ -132,11 +132,11 @@ func openTableDef(ctx *sql.Context, d *Database, def *tableDef, _ any) (*table, 
 	}
 	t.pk = def.PK
 	t.pkSch = sql.NewPrimaryKeySchema(t.sch, def.PK...)
-	if err := t.checkKeyColumns("PRIMARY", def.PK, nil); err != nil {
+	if err := t.checkKeyColumns("PRIMARY", def.PK, nil, nil); err != nil {
 		return nil, err
 	}
 	for _, ixd := range def.Indexes {
-		if err := t.checkKeyColumns(ixd.Name, ixd.Columns, def.PK); err != nil {
+		if err := t.checkKeyColumns(ixd.Name, ixd.Columns, ixd.Prefix, def.PK); err != nil {
 			return nil, err
 		}
 		t.indexes = append(t.indexes, &index{t: t, def: ixd, cols: ixd.Columns})
@@ -171,10 +171,22 @@ func isLiteralDefault(s string) bool {
 	return err == nil
 }
 
-func (t *table) checkKeyColumns(name string, cols, suffix []int) error {
+func (t *table) checkKeyColumns(name string, cols []int, prefix []uint16, suffix []int) error {
 	total := 0
-	for _, o := range append(append([]int{}, cols...), suffix...) {
+	for i, o := range append(append([]int{}, cols...), suffix...) {
 		ok, n := t.cols[o].keyable()
+		if i < len(cols) && i < len(prefix) && prefix[i] > 0 { // IX-1
+			c := t.cols[o]
+			switch {
+			case c.kind == kBytes:
+				ok, n = true, 1+int(prefix[i])+2
+			case c.kind == kString:
+				ok, n = true, 1+int(prefix[i])*5+1
+			default:
+				return mysql.NewSQLError(mysql.ERWrongSubKey, "HY000",
+					"Incorrect prefix key; the used key part isn't a string, the used length is longer than the key part, or the storage engine doesn't support unique prefix keys")
+			}
+		}
 		if !ok {
 			return mysql.NewSQLError(mysql.ERBlobKeyWithoutLength, "42000",
 				"BLOB/TEXT column '%s' used in key specification without a key length", t.sch[o].Name)
@@ -262,8 +274,8 @@ func (ix *index) entryKey(ctx context.Context, row sql.Row, pk []byte) ([]byte, 
 func (ix *index) prefixKey(ctx context.Context, row sql.Row) ([]byte, error) {
 	var b []byte
 	var err error
-	for _, o := range ix.cols {
-		if b, err = ix.t.cols[o].appendKey(ctx, b, row[o]); err != nil {
+	for i, o := range ix.cols {
+		if b, err = ix.t.cols[o].appendKeyPrefix(ctx, b, row[o], ix.def.prefixOf(i)); err != nil {
 			return nil, err
 		}
 	}
@@ -559,12 +571,13 @@ func (tb *Table) LookupPartitions(ctx *sql.Context, lookup sql.IndexLookup) (sql
 			return nil, fmt.Errorf("strata: unsupported range type %T", lookup.Ranges)
 		}
 		cols := tb.t.pk
+		var prefix []uint16
 		if idx.ix != nil {
-			cols = idx.ix.cols
+			cols, prefix = idx.ix.cols, idx.ix.def.Prefix
 		}
 		exact := true
 		for _, r := range ranges {
-			kr, empty, ex := tb.t.keyRange(ctx, cols, r)
+			kr, empty, ex := tb.t.keyRange(ctx, cols, prefix, r)
 			exact = exact && ex
 			if !empty {
 				part.ranges = append(part.ranges, kr)
@@ -613,10 +626,19 @@ func mergeRanges(rs []keyRange) []keyRange {
 // keyRange maps one range over index columns cols to a key range that
 // contains every matching key. exact reports that it holds nothing else:
 // points on a prefix of the columns, then at most one column with bounds,
-// then unconstrained columns, every value encodable. An inexact range is
-// a superset; the lookup then filters rows itself (RangeFilterExpr).
-func (t *table) keyRange(ctx *sql.Context, cols []int, r sql.MySQLRange) (kr keyRange, empty, exact bool) {
+// then unconstrained columns, every value encodable, no key part cut to a
+// prefix length (IX-1: values cut to their prefix bound a superset). An
+// inexact range is a superset; the lookup then filters rows itself
+// (RangeFilterExpr).
+func (t *table) keyRange(ctx *sql.Context, cols []int, cut []uint16, r sql.MySQLRange) (kr keyRange, empty, exact bool) {
 	var prefix []byte
+	whole := true // no key part so far was cut to a prefix length
+	cutOf := func(i int) int {
+		if i < len(cut) {
+			return int(cut[i])
+		}
+		return 0
+	}
 	unconstrained := func(rest sql.MySQLRange) bool {
 		for _, ce := range rest {
 			if ce.Type() != sql.RangeType_All {
@@ -627,9 +649,35 @@ func (t *table) keyRange(ctx *sql.Context, cols []int, r sql.MySQLRange) (kr key
 	}
 	for i, ce := range r {
 		if i >= len(cols) {
-			return keyRange{lo: prefix, hi: prefixEnd(prefix)}, false, unconstrained(r[i:])
+			return keyRange{lo: prefix, hi: prefixEnd(prefix)}, false, whole && unconstrained(r[i:])
 		}
 		c := t.cols[cols[i]]
+		n := cutOf(i)
+		if n > 0 && ce.Type() != sql.RangeType_All && !(isNullRange(ce)) {
+			whole = false
+			lo, hi := append([]byte{}, prefix...), prefixEnd(prefix)
+			if k, err := c.appendKeyPrefix(ctx, append([]byte{}, prefix...), boundKey(ce.LowerBound), n); err == nil && boundKey(ce.LowerBound) != nil {
+				lo = k
+			}
+			if k, err := c.appendKeyPrefix(ctx, append([]byte{}, prefix...), boundKey(ce.UpperBound), n); err == nil && boundKey(ce.UpperBound) != nil {
+				hi = prefixEnd(k)
+			}
+			if lb, ok := ce.LowerBound.(sql.Below); ok {
+				if ub, ok := ce.UpperBound.(sql.Above); ok {
+					if cmp, err := ce.Typ.Compare(ctx, lb.Key, ub.Key); err == nil && cmp == 0 {
+						// A point: the cut value's key, then the next parts.
+						if k, err := c.appendKeyPrefix(ctx, append([]byte{}, prefix...), lb.Key, n); err == nil {
+							prefix = k
+							continue
+						}
+					}
+				}
+			}
+			if hi != nil && bytes.Compare(lo, hi) >= 0 {
+				return keyRange{}, true, true
+			}
+			return keyRange{lo: lo, hi: hi}, false, false
+		}
 		_, lowNull := ce.LowerBound.(sql.BelowNull)
 		_, upNull := ce.UpperBound.(sql.AboveNull)
 		if lowNull && upNull { // IS NULL
@@ -650,7 +698,7 @@ func (t *table) keyRange(ctx *sql.Context, cols []int, r sql.MySQLRange) (kr key
 			}
 		}
 		// The first column that is not a point bounds the range.
-		exact = unconstrained(r[i+1:])
+		exact = whole && unconstrained(r[i+1:])
 		lo := append([]byte{}, prefix...)
 		switch b := ce.LowerBound.(type) {
 		case sql.BelowNull:
@@ -696,7 +744,27 @@ func (t *table) keyRange(ctx *sql.Context, cols []int, r sql.MySQLRange) (kr key
 		}
 		return keyRange{lo: lo, hi: hi}, false, exact
 	}
-	return keyRange{lo: prefix, hi: prefixEnd(prefix)}, false, true
+	return keyRange{lo: prefix, hi: prefixEnd(prefix)}, false, whole
+}
+
+// isNullRange reports an IS NULL range column (exact under a prefix cut:
+// NULL keys are not cut).
+func isNullRange(ce sql.MySQLRangeColumnExpr) bool {
+	_, lowNull := ce.LowerBound.(sql.BelowNull)
+	_, upNull := ce.UpperBound.(sql.AboveNull)
+	return lowNull && upNull
+}
+
+// boundKey is the value of a Below or Above bound, else nil (the bound is
+// open: NULL or beyond every value).
+func boundKey(b sql.MySQLRangeCut) any {
+	switch b := b.(type) {
+	case sql.Below:
+		return b.Key
+	case sql.Above:
+		return b.Key
+	}
+	return nil
 }
 
 // ---- row iteration ----
@@ -874,9 +942,24 @@ func (x *Index) IsFullText() bool              { return false }
 func (x *Index) IsVector() bool                { return false }
 func (x *Index) IsGenerated() bool             { return false }
 func (x *Index) IndexType() string             { return "BTREE" }
-func (x *Index) PrefixLengths() []uint16       { return nil }
-func (x *Index) Order() sql.IndexOrder         { return sql.IndexOrderAsc }
-func (x *Index) Reversible() bool              { return true }
+// PrefixLengths: go-mysql-server keeps the filters of a lookup on an index
+// with prefix lengths (IX-1) and prints them in SHOW CREATE TABLE.
+func (x *Index) PrefixLengths() []uint16 {
+	if x.ix == nil {
+		return nil
+	}
+	return x.ix.def.Prefix
+}
+
+// Order: an index with a prefix length is not in the order of its columns'
+// values (IX-1), so no merge join or sort elimination may rely on it.
+func (x *Index) Order() sql.IndexOrder {
+	if len(x.PrefixLengths()) > 0 {
+		return sql.IndexOrderNone
+	}
+	return sql.IndexOrderAsc
+}
+func (x *Index) Reversible() bool { return len(x.PrefixLengths()) == 0 }
 
 func (x *Index) Comment() string {
 	if x.ix == nil {

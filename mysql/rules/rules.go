@@ -85,6 +85,12 @@
 // truncates a too-long IGNORE value with a string type assertion and
 // panicked on bytes.
 //
+// RULE-18 A sort is kept over an index with prefix lengths: go-mysql-server
+// drops the ORDER BY over any index lookup whose columns lead the sort
+// keys, but an index of values cut to a prefix does not hold them in order
+// (the backend's IX-1). A prefix length on a PRIMARY KEY part is refused
+// with 1235 (go-mysql-server would drop it and key the whole column).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -122,6 +128,7 @@ const (
 	intervalArithmeticID
 	jsonMembersID
 	ignoreBinaryValuesID
+	primaryPrefixID
 )
 
 var once sync.Once
@@ -139,6 +146,12 @@ func Install() {
 					analyzer.Rule{Id: tooManyTablesID, Apply: tooManyTables})
 				analyzer.DefaultRules = append(rules, analyzer.DefaultRules[i:]...)
 				break
+			}
+		}
+		// RULE-18 wraps go-mysql-server's sort elimination.
+		for i, r := range analyzer.OnceAfterDefault {
+			if r.Id.String() == "replaceIdxSort" {
+				analyzer.OnceAfterDefault[i].Apply = keepPrefixSorts(r.Apply)
 			}
 		}
 		n := len(analyzer.OnceAfterAll)
@@ -159,7 +172,8 @@ func Install() {
 			analyzer.Rule{Id: unixTimestampID, Apply: unixTimestamp},
 			analyzer.Rule{Id: readOnlyShowsID, Apply: readOnlyShows},
 			analyzer.Rule{Id: divisionByZeroID, Apply: divisionByZero},
-			analyzer.Rule{Id: ignoreBinaryValuesID, Apply: ignoreBinaryValues})
+			analyzer.Rule{Id: ignoreBinaryValuesID, Apply: ignoreBinaryValues},
+			analyzer.Rule{Id: primaryPrefixID, Apply: primaryPrefix})
 		// RULE-11: SHOW CREATE TABLE's column definitions.
 		sql.GlobalSchemaFormatter = schemaFormatter{sql.GlobalSchemaFormatter}
 		// RULE-6: the server's collations start as MySQL 8's.

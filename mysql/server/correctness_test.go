@@ -405,7 +405,7 @@ func TestStoredProceduresAndUnsupported(t *testing.T) {
 		"XA START 'x'",
 		"CREATE TABLE ft (t TEXT, FULLTEXT KEY (t))",
 		"ALTER TABLE t DROP PRIMARY KEY, ADD PRIMARY KEY (v)",
-		"CREATE TABLE ip (name VARCHAR(50), KEY k (name(10)))",
+		"CREATE TABLE ip (name VARCHAR(50), PRIMARY KEY (name(10)))",
 		"SELECT DEFAULT(v) FROM t",
 	} {
 		wantErrCode(t, c, 1235, q)
@@ -878,4 +878,38 @@ func TestDescribeType(t *testing.T) {
 			}
 		}
 	}
+}
+
+// IX-1: index prefix lengths (WordPress's KEY meta_key(meta_key(191))):
+// the table loads, a UNIQUE prefix refuses a second value with the same
+// prefix (1062 naming the cut value and the key), lookups and ranges
+// through the prefix index find exactly the matching rows, a sort over it
+// is not dropped, and the prefix survives a restart.
+func TestIndexPrefixLengths(t *testing.T) {
+	dir := t.TempDir()
+	ts := startServer(t, dir)
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE wp(meta_id BIGINT AUTO_INCREMENT PRIMARY KEY, meta_key VARCHAR(255) DEFAULT NULL, meta_value LONGTEXT, KEY meta_key(meta_key(191)), KEY mv(meta_value(5)))")
+	mustExec(t, c, "INSERT INTO wp(meta_key, meta_value) VALUES ('a','hello world'),('b','hello there'),('c','help'),('d',NULL),('e','hello')")
+	wantRows(t, c, "SELECT meta_id FROM wp FORCE INDEX (mv) WHERE meta_value = 'hello' ORDER BY meta_id", "5")
+	wantRows(t, c, "SELECT meta_key FROM wp FORCE INDEX (mv) WHERE meta_value LIKE 'hello t%'", "b")
+	wantRows(t, c, "SELECT meta_key FROM wp FORCE INDEX (mv) WHERE meta_value > 'hello' ORDER BY meta_value", "b", "a", "c")
+	wantRows(t, c, "SELECT meta_key FROM wp FORCE INDEX (mv) WHERE meta_value >= 'hello' ORDER BY meta_value DESC", "c", "a", "b", "e")
+	mustExec(t, c, "CREATE TABLE u(id INT PRIMARY KEY, s VARCHAR(20), UNIQUE KEY us(s(3)))")
+	mustExec(t, c, "INSERT INTO u VALUES (1,'abcd')")
+	_, err := c.Exec("INSERT INTO u VALUES (2,'abce')")
+	if errCode(err) != 1062 || !strings.Contains(err.Error(), "Duplicate entry 'abc' for key 'us'") {
+		t.Fatalf("unique prefix: %v", err)
+	}
+	wantErrCode(t, c, 1089, "CREATE INDEX bad ON u (id(2))")
+	wantErrCode(t, c, 1170, "CREATE TABLE t2 (a TEXT, KEY (a))")
+	wantRows(t, c, "SHOW CREATE TABLE u", "u|CREATE TABLE `u` (\n  `id` int NOT NULL,\n  `s` varchar(20),\n  PRIMARY KEY (`id`),\n  UNIQUE KEY `us` (`s`(3))\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci")
+	ts.stop()
+	ts = startServer(t, dir)
+	c = ts.open("d")
+	wantRows(t, c, "SELECT SUB_PART FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = 'd' AND INDEX_NAME = 'meta_key'", "191")
+	wantErrCode(t, c, 1062, "INSERT INTO u VALUES (3,'ABCx')")
+	mustExec(t, c, "INSERT INTO u VALUES (3,'abz')")
+	wantRows(t, c, "SELECT id FROM u WHERE s = 'abz'", "3")
 }

@@ -103,10 +103,26 @@ func fixWarnings(s *backend.Session) {
 		}
 		nw := *w
 		nw.Level = "Warning"
-		if se, ok := mapError(mysql.NewSQLError(w.Code, "HY000", "%s", w.Message)).(*mysql.SQLError); ok {
+		if se, ok := dupWording(s, mapError(mysql.NewSQLError(w.Code, "HY000", "%s", w.Message))).(*mysql.SQLError); ok {
 			nw.Code, nw.Message = se.Num, se.Message
 		}
 		*w = nw
+	}
+}
+
+// insertIDs gives an INSERT or REPLACE's OK packet and LAST_INSERT_ID()
+// the ids the backend saw the statement write (backend SES-8):
+// go-mysql-server repeats the session's last id after a REPLACE or an
+// ON DUPLICATE KEY UPDATE that generated none.
+func (h *errorHandler) insertIDs(c *mysql.Conn, res *sqltypes.Result) {
+	s := h.session(c)
+	if s == nil {
+		return
+	}
+	ok, _, gen, genSet := s.InsertIDs()
+	res.InsertID = ok
+	if genSet {
+		s.SetLastQueryInfoInt(sql.LastInsertId, int64(gen))
 	}
 }
 
@@ -127,6 +143,7 @@ func (h *errorHandler) spool(c *mysql.Conn, query string, cb mysql.ResultSpoolFn
 	var fields []*querypb.Field // set when the result has float columns
 	explain := rules.IsExplain(query)
 	noInsertID := !mayGenerateID(query)
+	ownInsertID := isInsert(query) && !containsFold(query, "last_insert_id(")
 	columns := showColumnsRE.MatchString(query)
 	return func(res *sqltypes.Result, more bool) error {
 		if columns {
@@ -136,6 +153,8 @@ func (h *errorHandler) spool(c *mysql.Conn, query string, cb mysql.ResultSpoolFn
 			// go-mysql-server repeats the session's last generated id in
 			// the OK packet of statements that generate none.
 			res.InsertID = 0
+		} else if ownInsertID && len(res.Fields) == 0 && !more {
+			h.insertIDs(c, res)
 		}
 		if first {
 			first = false
@@ -356,8 +375,39 @@ var errorRules = []errorRule{
 	{1105, regexp.MustCompile(`^the view (?:.*\.)?(.*) already exists$`), 1050, "42S01", "Table '$1' already exists"},
 	{1105, regexp.MustCompile(`^unsupported feature: (.*)$`), 1235, "42000", "This version of Strata doesn't yet support '$1'"},
 	{1105, regexp.MustCompile(`Invalid JSON path expression`), 3143, "42000", "Invalid JSON path expression."},
+	{1105, regexp.MustCompile(`^incorrect prefix key '.*'; (.*)$`), 1089, "HY000", "Incorrect prefix key; $1"},
+	{1105, regexp.MustCompile(`^blob/text column '(.*)' used in key specification without a key length$`), 1170, "42000", "BLOB/TEXT column '$1' used in key specification without a key length"},
 	{1105, regexp.MustCompile(`^duplicate (?:unique|primary) key given: \[(.*)\]$`), 1062, "23000", "Duplicate entry '$1' for key"},
 	{1062, regexp.MustCompile(`^duplicate (?:unique|primary) key given: \[(.*)\]$`), 1062, "23000", "Duplicate entry '$1' for key"},
+}
+
+// mapError is mapError with the session's duplicate-key wording.
+func (h *errorHandler) mapError(c *mysql.Conn, err error) error {
+	err = mapError(err)
+	if s := h.session(c); s != nil {
+		err = dupWording(s, err)
+	}
+	return err
+}
+
+var dupEntryRE = regexp.MustCompile(`(?s)^Duplicate entry '(.*)' for key$`)
+
+// dupWording completes a duplicate-key message the way MariaDB words it,
+// "Duplicate entry 'v1-v2' for key 'name'" (a prefix key part shows its
+// cut value), from what the backend noted when it raised the error.
+func dupWording(s *backend.Session, err error) error {
+	var se *mysql.SQLError
+	if err == nil || !errors.As(err, &se) || se.Num != mysql.ERDupEntry {
+		return err
+	}
+	m := dupEntryRE.FindStringSubmatch(se.Message)
+	if m == nil {
+		return err
+	}
+	if entry, key, ok := s.DupEntry("[" + m[1] + "]"); ok {
+		return mysql.NewSQLError(mysql.ERDupEntry, se.SQLState(), "Duplicate entry '%s' for key '%s'", entry, key)
+	}
+	return err
 }
 
 // mapError gives clients MySQL's error code for the errors go-mysql-server
@@ -388,6 +438,7 @@ func (h *errorHandler) rewrite(c *mysql.Conn, query string) string {
 		return rewriteQuery(query, true)
 	}
 	beginDiagnostics(s, query)
+	s.BeginInsertIDs()
 	mode := ""
 	if strings.IndexByte(query, '\\') >= 0 || h.b.HasGeneratedColumns() {
 		if m, err := s.GetSessionVariable(nil, "sql_mode"); err == nil {
@@ -441,7 +492,7 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 		h.done(c, err)
 		return err
 	}
-	err := unknownVariable(query, mapError(h.Handler.ComQuery(ctx, c, query, h.spool(c, query, cb))))
+	err := unknownVariable(query, h.mapError(c, h.Handler.ComQuery(ctx, c, query, h.spool(c, query, cb))))
 	h.done(c, err)
 	return err
 }
@@ -464,7 +515,7 @@ func unknownVariable(query string, err error) error {
 func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (string, error) {
 	query = h.rewrite(c, query)
 	rest, err := h.Handler.ComMultiQuery(ctx, c, query, h.spool(c, query, cb))
-	err = unknownVariable(query, mapError(err))
+	err = unknownVariable(query, h.mapError(c, err))
 	h.done(c, err)
 	return rest, err
 }
@@ -481,11 +532,12 @@ func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mysql.PrepareData, cb func(*sqltypes.Result) error) error {
 	if s := h.session(c); s != nil {
 		beginDiagnostics(s, p.PrepareStmt)
+		s.BeginInsertIDs()
 	}
 	if h.fast != nil {
 		if res, ok, err := h.fast.execute(ctx, c, p); ok {
 			if err != nil {
-				err = mapError(sql.CastSQLError(err))
+				err = h.mapError(c, sql.CastSQLError(err))
 				h.done(c, err)
 				return err
 			}
@@ -495,7 +547,7 @@ func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mys
 	}
 	first := true
 	var fields []*querypb.Field
-	err := mapError(h.Handler.ComStmtExecute(ctx, c, p, func(res *sqltypes.Result) error {
+	err := h.mapError(c, h.Handler.ComStmtExecute(ctx, c, p, func(res *sqltypes.Result) error {
 		if first {
 			first = false
 			h.setStatus(c)
@@ -505,6 +557,9 @@ func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mys
 		}
 		if fields != nil {
 			fixFloats(res, fields)
+		}
+		if len(res.Fields) == 0 && isInsert(p.PrepareStmt) && !containsFold(p.PrepareStmt, "last_insert_id(") {
+			h.insertIDs(c, res)
 		}
 		res.Info = "" // as in spool
 		return cb(res)

@@ -1,0 +1,101 @@
+package backend
+
+import (
+	"github.com/dolthub/go-mysql-server/sql"
+)
+
+// Insert ids of a statement (SES-8). go-mysql-server reports in the OK
+// packet of REPLACE and INSERT ... ON DUPLICATE KEY UPDATE the session's
+// last generated id, even when the statement generated none, and a
+// REPLACE's generated id does not reach LAST_INSERT_ID(). The editor
+// records what MariaDB reports instead:
+//
+//   - the OK packet's insert id: the AUTO_INCREMENT value of the first row
+//     the statement inserted or changed (generated or given), else 0;
+//   - LAST_INSERT_ID(): the first value the statement generated for a row
+//     it inserted (a value handed out for a row that then met a duplicate
+//     key does not count).
+type insertIDs struct {
+	ok, generated       uint64
+	okSet, generatedSet bool
+	handedOut           uint64 // last value GetNextAutoIncrementValue generated
+	handedOutSet        bool
+}
+
+// BeginInsertIDs starts a statement's insert id record.
+func (s *Session) BeginInsertIDs() { s.ids, s.dups = insertIDs{}, nil }
+
+// InsertIDs returns the statement's OK-packet insert id and its first
+// generated id (SES-8), with whether each was set.
+func (s *Session) InsertIDs() (ok uint64, okSet bool, generated uint64, generatedSet bool) {
+	return s.ids.ok, s.ids.okSet, s.ids.generated, s.ids.generatedSet
+}
+
+func (s *Session) handOut(v uint64) {
+	s.ids.handedOut, s.ids.handedOutSet = v, true
+}
+
+// wrote records row, just inserted (or changed, when inserted is false),
+// in table t.
+func (s *Session) wrote(ctx *sql.Context, t *table, row sql.Row, inserted bool) {
+	if t.autoCol < 0 || row[t.autoCol] == nil {
+		return
+	}
+	cv, err := t.cols[t.autoCol].canonical(ctx, row[t.autoCol])
+	if err != nil {
+		return
+	}
+	var v uint64
+	switch x := cv.(type) {
+	case int64:
+		v = uint64(x)
+	case uint64:
+		v = x
+	default:
+		return
+	}
+	if !s.ids.okSet {
+		s.ids.ok, s.ids.okSet = v, true
+	}
+	if inserted && !s.ids.generatedSet && s.ids.handedOutSet && s.ids.handedOut == v {
+		s.ids.generated, s.ids.generatedSet = v, true
+	}
+}
+
+// rowChanged reports whether an update changes any column (an ON
+// DUPLICATE KEY UPDATE that sets the values the row has reports insert
+// id 0, as it reports 0 rows affected).
+func rowChanged(ctx *sql.Context, sch sql.Schema, old, row sql.Row) bool {
+	for i, c := range sch {
+		if (old[i] == nil) != (row[i] == nil) {
+			return true
+		}
+		if old[i] == nil {
+			continue
+		}
+		if cmp, err := c.Type.Compare(ctx, old[i], row[i]); err != nil || cmp != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// dupEntry is a duplicate-key error's entry and key name as MariaDB
+// words them ("Duplicate entry 'a-b' for key 'name'").
+type dupEntry struct{ entry, key string }
+
+// noteDup records the MariaDB wording of the duplicate-key error whose
+// go-mysql-server text is keyStr, for this statement.
+func (s *Session) noteDup(keyStr, entry, key string) {
+	if s.dups == nil || len(s.dups) > 1000 {
+		s.dups = map[string]dupEntry{}
+	}
+	s.dups[keyStr] = dupEntry{entry, key}
+}
+
+// DupEntry returns the entry and key name of the statement's duplicate-key
+// error whose go-mysql-server text is keyStr ("[v1,v2]").
+func (s *Session) DupEntry(keyStr string) (entry, key string, ok bool) {
+	d, ok := s.dups[keyStr]
+	return d.entry, d.key, ok
+}
