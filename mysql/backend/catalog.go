@@ -104,9 +104,9 @@ type indexDef struct {
 	// Prefix holds, parallel to Columns, the key part's prefix length
 	// (characters of a string, bytes of a binary string; 0: the whole
 	// value), nil when no key part has one (IX-1).
-	Prefix []uint16 `json:"prefix,omitempty"`
-	Unique bool     `json:"unique,omitempty"`
-	Comment string `json:"comment,omitempty"`
+	Prefix  []uint16 `json:"prefix,omitempty"`
+	Unique  bool     `json:"unique,omitempty"`
+	Comment string   `json:"comment,omitempty"`
 }
 
 // prefixOf is the prefix length of key part i (0: the whole value).

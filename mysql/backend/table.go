@@ -942,6 +942,7 @@ func (x *Index) IsFullText() bool              { return false }
 func (x *Index) IsVector() bool                { return false }
 func (x *Index) IsGenerated() bool             { return false }
 func (x *Index) IndexType() string             { return "BTREE" }
+
 // PrefixLengths: go-mysql-server keeps the filters of a lookup on an index
 // with prefix lengths (IX-1) and prints them in SHOW CREATE TABLE.
 func (x *Index) PrefixLengths() []uint16 {
