@@ -171,7 +171,7 @@ func firstWord(text string) string {
 // others run with Exec.
 func returnsRows(text string) bool {
 	switch firstWord(text) {
-	case "SELECT", "SHOW", "WITH", "VALUES", "TABLE", "EXPLAIN", "DESCRIBE", "DESC", "(", "CHECKSUM":
+	case "SELECT", "SHOW", "WITH", "VALUES", "TABLE", "EXPLAIN", "DESCRIBE", "DESC", "(", "CHECKSUM", "CHECK", "REPAIR", "OPTIMIZE":
 		return true
 	}
 	return false

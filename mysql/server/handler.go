@@ -12,6 +12,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/sqltypes"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 
 	"strata/mysql/backend"
@@ -472,14 +473,32 @@ func (h *errorHandler) unknownThread(query string) error {
 
 func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) error {
 	query = h.rewrite(c, query)
-	if usesDefaultFunction(query) {
-		err := mysql.NewSQLError(mysql.ERNotSupportedYet, "42000", "This version of Strata doesn't yet support 'DEFAULT(col)'")
+	if ok, err := h.intercept(ctx, c, query, cb, false); ok {
 		h.done(c, err)
 		return err
 	}
+	err := unknownVariable(query, h.mapError(c, h.Handler.ComQuery(ctx, c, query, h.spool(c, query, cb))))
+	h.done(c, err)
+	return err
+}
+
+// intercept answers the statements strata handles before (or instead of)
+// go-mysql-server: DEFAULT(col) refused, KILL of an unknown thread, the
+// table maintenance statements (admin.go) and DO. more is the result's
+// more-results flag (a multi-statement query with statements left).
+func (h *errorHandler) intercept(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn, more bool) (bool, error) {
+	if usesDefaultFunction(query) {
+		return true, mysql.NewSQLError(mysql.ERNotSupportedYet, "42000", "This version of Strata doesn't yet support 'DEFAULT(col)'")
+	}
 	if err := h.unknownThread(query); err != nil {
-		h.done(c, err)
-		return err
+		return true, err
+	}
+	if res, ok, err := h.admin(ctx, c, query); ok {
+		if err == nil {
+			h.setStatus(c)
+			err = cb(res, more)
+		}
+		return true, h.mapError(c, err)
 	}
 	if m := doRE.FindStringSubmatch(query); m != nil {
 		// DO expr, ...: evaluated as a SELECT whose rows are dropped; the
@@ -487,14 +506,11 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 		err := mapError(h.Handler.ComQuery(ctx, c, "SELECT "+m[1], func(*sqltypes.Result, bool) error { return nil }))
 		if err == nil {
 			h.setStatus(c)
-			err = cb(&sqltypes.Result{}, false)
+			err = cb(&sqltypes.Result{}, more)
 		}
-		h.done(c, err)
-		return err
+		return true, err
 	}
-	err := unknownVariable(query, h.mapError(c, h.Handler.ComQuery(ctx, c, query, h.spool(c, query, cb))))
-	h.done(c, err)
-	return err
+	return false, nil
 }
 
 var doRE = regexp.MustCompile(`(?is)^\s*DO\s+(.+?)\s*;?\s*$`)
@@ -514,6 +530,17 @@ func unknownVariable(query string, err error) error {
 
 func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (string, error) {
 	query = h.rewrite(c, query)
+	// The mariadb client sends every statement this way: the statements
+	// strata answers itself are recognized in the first one.
+	if first, rest, err := sqlparser.SplitStatement(query); err == nil {
+		if ok, err := h.intercept(ctx, c, first, cb, strings.TrimSpace(rest) != ""); ok {
+			h.done(c, err)
+			if err != nil {
+				return "", err
+			}
+			return rest, nil
+		}
+	}
 	rest, err := h.Handler.ComMultiQuery(ctx, c, query, h.spool(c, query, cb))
 	err = unknownVariable(query, h.mapError(c, err))
 	h.done(c, err)

@@ -68,3 +68,11 @@ INSERT INTO t4 VALUES ('xx1', 'yy1');
 INSERT INTO t4 VALUES ('xx2', 'yy2');
 INSERT INTO t4 VALUES ('xx2', 'yz2');
 SELECT a, b FROM t4 ORDER BY a, b;
+
+-- Table maintenance (backend CHK-1, CHK-2; server admin.go).
+CHECK TABLE wp;
+CHECK TABLE wp, pu QUICK;
+CHECK TABLE nosuch;
+CHECKSUM TABLE nosuch;
+REPAIR TABLE pt;
+OPTIMIZE TABLE pt;

@@ -1,0 +1,192 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/sqltypes"
+	querypb "github.com/dolthub/vitess/go/vt/proto/query"
+
+	"strata/mysql/backend"
+)
+
+// Table maintenance statements go-mysql-server's parser lacks, answered
+// here with MySQL's result sets (one row per table and message):
+//
+//	CHECK TABLE t[, ...] [options]      backend CHK-1: rows against indexes
+//	CHECKSUM TABLE t[, ...] [QUICK|EXTENDED]   backend CHK-2
+//	OPTIMIZE / REPAIR [LOCAL|NO_WRITE_TO_BINLOG] TABLE t[, ...]
+//	                                    a note: the engine has nothing to do
+//
+// A table that does not exist gets MySQL's Error row (or a NULL checksum),
+// not a statement error, as in MySQL.
+var adminRE = regexp.MustCompile(`(?is)^\s*(CHECKSUM|CHECK|OPTIMIZE|REPAIR)\s+(?:(?:NO_WRITE_TO_BINLOG|LOCAL)\s+)?TABLES?\s+(.+?)\s*;?\s*$`)
+
+// adminOptions are the option words that may follow the table list.
+var adminOptions = regexp.MustCompile(`(?i)(\s+(QUICK|FAST|MEDIUM|EXTENDED|CHANGED|USE_FRM|FOR\s+UPGRADE))+\s*$`)
+
+func (h *errorHandler) admin(goctx context.Context, c *mysql.Conn, query string) (*sqltypes.Result, bool, error) {
+	m := adminRE.FindStringSubmatch(query)
+	if m == nil {
+		return nil, false, nil
+	}
+	s := h.session(c)
+	if s == nil {
+		return nil, false, nil
+	}
+	op := strings.ToLower(m[1])
+	names, err := tableList(adminOptions.ReplaceAllString(m[2], ""))
+	if err != nil {
+		return nil, true, err
+	}
+	ctx := sql.NewContext(goctx, sql.WithSession(s))
+	if op == "checksum" {
+		res := &sqltypes.Result{Fields: []*querypb.Field{textField("Table"), {Name: "Checksum", Type: sqltypes.Int64, Charset: 63, ColumnLength: 21}}}
+		for _, n := range names {
+			db, tb, err := h.adminTable(ctx, s, n)
+			if err != nil {
+				return nil, true, err
+			}
+			sum := sqltypes.NULL
+			if tb != nil {
+				v, err := tb.Checksum(ctx)
+				if err != nil {
+					return nil, true, err
+				}
+				sum = sqltypes.NewInt64(int64(v))
+			} else {
+				s.Warn(&sql.Warning{Level: "Error", Code: mysql.ERNoSuchTable, Message: fmt.Sprintf("Table '%s.%s' doesn't exist", db, n[1])})
+			}
+			res.Rows = append(res.Rows, []sqltypes.Value{sqltypes.NewVarChar(db + "." + n[1]), sum})
+		}
+		return res, true, nil
+	}
+	res := &sqltypes.Result{Fields: []*querypb.Field{textField("Table"), textField("Op"), textField("Msg_type"), textField("Msg_text")}}
+	add := func(name, typ, text string) {
+		res.Rows = append(res.Rows, []sqltypes.Value{sqltypes.NewVarChar(name), sqltypes.NewVarChar(op),
+			sqltypes.NewVarChar(typ), sqltypes.NewVarChar(text)})
+	}
+	for _, n := range names {
+		db, tb, err := h.adminTable(ctx, s, n)
+		if err != nil {
+			return nil, true, err
+		}
+		full := db + "." + n[1]
+		if tb == nil {
+			add(full, "Error", fmt.Sprintf("Table '%s' doesn't exist", full))
+			add(full, "status", "Operation failed")
+			continue
+		}
+		switch op {
+		case "check":
+			problems, err := tb.Check(ctx)
+			if err != nil {
+				return nil, true, err
+			}
+			for _, p := range problems {
+				add(full, "error", p)
+			}
+			if len(problems) > 0 {
+				add(full, "error", "Corrupt")
+			} else {
+				add(full, "status", "OK")
+			}
+		default:
+			add(full, "note", "The storage engine for the table doesn't support "+op)
+		}
+	}
+	return res, true, nil
+}
+
+// adminTable resolves [db.]name; a missing table is (db, nil, nil).
+func (h *errorHandler) adminTable(ctx *sql.Context, s *backend.Session, n [2]string) (string, *backend.Table, error) {
+	db := n[0]
+	if db == "" {
+		if db = s.GetCurrentDatabase(); db == "" {
+			return "", nil, sql.ErrNoDatabaseSelected.New()
+		}
+	}
+	d, err := h.b.Database(ctx, db)
+	if err != nil {
+		return db, nil, nil
+	}
+	t, ok, err := d.GetTableInsensitive(ctx, n[1])
+	if err != nil || !ok {
+		return db, nil, err
+	}
+	tb, ok := t.(*backend.Table)
+	if !ok {
+		return db, nil, nil
+	}
+	return db, tb, nil
+}
+
+func textField(name string) *querypb.Field {
+	return &querypb.Field{Name: name, Type: sqltypes.VarChar, Charset: 255, ColumnLength: 1024}
+}
+
+// tableList parses "a, `b`.c, d.`e f`" into (database, table) pairs.
+func tableList(s string) ([][2]string, error) {
+	var out [][2]string
+	var parts []string
+	var cur strings.Builder
+	quoted := false
+	flush := func() {
+		parts = append(parts, cur.String())
+		cur.Reset()
+	}
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == '`':
+			if quoted && i+1 < len(s) && s[i+1] == '`' {
+				cur.WriteByte('`')
+				i++
+				continue
+			}
+			quoted = !quoted
+		case quoted:
+			cur.WriteByte(ch)
+		case ch == '.':
+			flush()
+		case ch == ',':
+			flush()
+			if len(parts) > 2 {
+				return nil, syntaxError(s)
+			}
+			out = append(out, pair(parts))
+			parts = nil
+		case ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r':
+		default:
+			cur.WriteByte(ch)
+		}
+	}
+	flush()
+	if quoted || len(parts) > 2 {
+		return nil, syntaxError(s)
+	}
+	out = append(out, pair(parts))
+	for _, p := range out {
+		if p[1] == "" {
+			return nil, syntaxError(s)
+		}
+	}
+	return out, nil
+}
+
+func pair(parts []string) [2]string {
+	if len(parts) == 2 {
+		return [2]string{parts[0], parts[1]}
+	}
+	return [2]string{"", parts[0]}
+}
+
+func syntaxError(near string) error {
+	return mysql.NewSQLError(mysql.ERParseError, "42000",
+		"You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near %s", strconv.Quote(near))
+}
