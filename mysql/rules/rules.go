@@ -91,6 +91,11 @@
 // (the backend's IX-1). A prefix length on a PRIMARY KEY part is refused
 // with 1235 (go-mysql-server would drop it and key the whole column).
 //
+// RULE-19 INSERT ... SELECT whose SELECT reads the target table reads all
+// of its rows before inserting (the Halloween problem): the SELECT sees
+// the table as the statement found it. The rows are held in memory up to
+// MaterializeLimit (then error 1114).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -129,6 +134,7 @@ const (
 	jsonMembersID
 	ignoreBinaryValuesID
 	primaryPrefixID
+	selfInsertID
 )
 
 var once sync.Once
@@ -173,7 +179,8 @@ func Install() {
 			analyzer.Rule{Id: readOnlyShowsID, Apply: readOnlyShows},
 			analyzer.Rule{Id: divisionByZeroID, Apply: divisionByZero},
 			analyzer.Rule{Id: ignoreBinaryValuesID, Apply: ignoreBinaryValues},
-			analyzer.Rule{Id: primaryPrefixID, Apply: primaryPrefix})
+			analyzer.Rule{Id: primaryPrefixID, Apply: primaryPrefix},
+			analyzer.Rule{Id: selfInsertID, Apply: selfInsert})
 		// RULE-11: SHOW CREATE TABLE's column definitions.
 		sql.GlobalSchemaFormatter = schemaFormatter{sql.GlobalSchemaFormatter}
 		// RULE-6: the server's collations start as MySQL 8's.

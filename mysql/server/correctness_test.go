@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"strata/mysql/rules"
 )
 
 // Repros of wrong answers and broken schemas seen by applications
@@ -912,4 +914,35 @@ func TestIndexPrefixLengths(t *testing.T) {
 	wantErrCode(t, c, 1062, "INSERT INTO u VALUES (3,'ABCx')")
 	mustExec(t, c, "INSERT INTO u VALUES (3,'abz')")
 	wantRows(t, c, "SELECT id FROM u WHERE s = 'abz'", "3")
+}
+
+// RULE-19 (issue 20's Halloween problem): INSERT ... SELECT reading its
+// own table reads it as the statement found it (MariaDB: 2 rows joined
+// with themselves add 4, 3 rows three ways add 27), and past the
+// materialization limit the statement fails with 1114 and changes
+// nothing, rather than growing until the process is killed.
+func TestInsertSelectFromItself(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE h (a INT)")
+	mustExec(t, c, "INSERT INTO h VALUES (1), (2)")
+	mustExec(t, c, "INSERT INTO h SELECT A.a FROM h A, h B")
+	wantRows(t, c, "SELECT COUNT(*) FROM h", "6")
+	mustExec(t, c, "CREATE TABLE h3 (a INT)")
+	mustExec(t, c, "INSERT INTO h3 VALUES (1), (2), (3)")
+	mustExec(t, c, "INSERT INTO h3 SELECT A.a FROM h3 A, h3 B, h3 C")
+	wantRows(t, c, "SELECT COUNT(*) FROM h3", "30")
+	mustExec(t, c, "INSERT INTO h3 SELECT a FROM h3 WHERE a IN (SELECT a FROM h3)")
+	wantRows(t, c, "SELECT COUNT(*) FROM h3", "60")
+	mustExec(t, c, "CREATE TABLE seq (id INT PRIMARY KEY, b INT)")
+	mustExec(t, c, "INSERT INTO seq VALUES (1, 1)")
+	mustExec(t, c, "INSERT INTO seq SELECT id + (SELECT MAX(id) FROM seq), b FROM seq")
+	mustExec(t, c, "INSERT INTO seq SELECT id + (SELECT MAX(id) FROM seq), b FROM seq")
+	wantRows(t, c, "SELECT COUNT(*), MAX(id) FROM seq", "4|4")
+
+	old := rules.MaterializeLimit.Swap(64 << 10)
+	defer rules.MaterializeLimit.Store(old)
+	wantErrCode(t, c, 1114, "INSERT INTO h3 SELECT A.a FROM h3 A, h3 B, h3 C")
+	wantRows(t, c, "SELECT COUNT(*) FROM h3", "60")
 }

@@ -1,0 +1,154 @@
+package rules
+
+import (
+	"io"
+	"strings"
+	"sync/atomic"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/rowexec"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/vitess/go/mysql"
+)
+
+// MaterializeLimit bounds the bytes RULE-19 keeps in memory for one
+// statement's source rows; past it the statement fails with 1114, as
+// MySQL does when an internal temporary table is full.
+var MaterializeLimit atomic.Int64
+
+func init() { MaterializeLimit.Store(256 << 20) }
+
+// selfInsert makes INSERT ... SELECT whose SELECT reads the table it
+// inserts into read all of its rows before the first insert (RULE-19):
+// the SELECT sees the table as it was when the statement began, not the
+// rows the statement adds (which made `INSERT INTO t SELECT ... FROM t A,
+// t B` insert too many rows, or never end).
+func selfInsert(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		ii, ok := n.(*plan.InsertInto)
+		if !ok || ii.Source == nil {
+			return n, transform.SameTree, nil
+		}
+		if _, done := ii.Source.(*materialized); done {
+			return n, transform.SameTree, nil
+		}
+		db, name, ok := firstTable(ii.Destination)
+		if !ok || !readsTable(ii.Source, db, name) {
+			return n, transform.SameTree, nil
+		}
+		return ii.WithSource(&materialized{UnaryNode: plan.UnaryNode{Child: ii.Source}}), transform.NewTree, nil
+	})
+}
+
+type databased interface{ Database() string }
+
+func tableID(t sql.Table) (db, name string) {
+	if d, ok := t.(databased); ok {
+		db = d.Database()
+	}
+	return strings.ToLower(db), strings.ToLower(t.Name())
+}
+
+// firstTable is the table a node tree reads or writes first.
+func firstTable(n sql.Node) (db, name string, ok bool) {
+	transform.InspectUp(n, func(n sql.Node) bool {
+		if tn, is := n.(sql.TableNode); is {
+			db, name = tableID(tn.UnderlyingTable())
+			ok = true
+		}
+		return ok
+	})
+	return db, name, ok
+}
+
+// readsTable reports whether n, or a subquery in its expressions, reads
+// table db.name.
+func readsTable(n sql.Node, db, name string) bool {
+	found := false
+	transform.Inspect(n, func(n sql.Node) bool {
+		if found {
+			return false
+		}
+		if tn, is := n.(sql.TableNode); is {
+			if d, t := tableID(tn.UnderlyingTable()); t == name && (d == db || d == "" || db == "") {
+				found = true
+				return false
+			}
+		}
+		if ex, is := n.(sql.Expressioner); is {
+			for _, e := range ex.Expressions() {
+				transform.InspectExpr(e, func(e sql.Expression) bool {
+					if sq, is := e.(*plan.Subquery); is && readsTable(sq.Query, db, name) {
+						found = true
+					}
+					return found
+				})
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// materialized reads all of its child's rows before it returns the first.
+type materialized struct {
+	plan.UnaryNode
+}
+
+var _ sql.ExecSourceRel = (*materialized)(nil)
+
+func (m *materialized) String() string { return "Materialized(" + m.Child.String() + ")" }
+func (m *materialized) IsReadOnly() bool {
+	return m.Child.IsReadOnly()
+}
+func (m *materialized) WithChildren(children ...sql.Node) (sql.Node, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(m, len(children), 1)
+	}
+	return &materialized{UnaryNode: plan.UnaryNode{Child: children[0]}}, nil
+}
+
+func (m *materialized) RowIter(ctx *sql.Context, r sql.Row) (sql.RowIter, error) {
+	it, err := rowexec.DefaultBuilder.Build(ctx, m.Child, r)
+	if err != nil {
+		return nil, err
+	}
+	defer it.Close(ctx)
+	var rows []sql.Row
+	var size int64
+	for {
+		row, err := it.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		size += rowSize(row)
+		if limit := MaterializeLimit.Load(); size > limit {
+			return nil, mysql.NewSQLError(mysql.ERRecordFileFull, "HY000",
+				"The table '#sql-insert-select' is full (the rows INSERT ... SELECT reads from its own table exceed %d bytes)", limit)
+		}
+		rows = append(rows, row)
+	}
+	return sql.RowsToRowIter(rows...), nil
+}
+
+// rowSize approximates a row's memory.
+func rowSize(r sql.Row) int64 {
+	n := int64(24 + 16*len(r))
+	for _, v := range r {
+		switch v := v.(type) {
+		case string:
+			n += int64(len(v))
+		case []byte:
+			n += int64(len(v))
+		case nil:
+		default:
+			n += 16
+		}
+	}
+	return n
+}
