@@ -96,6 +96,15 @@
 // the table as the statement found it. The rows are held in memory up to
 // MaterializeLimit (then error 1114).
 //
+// RULE-20 A character set go-mysql-server knows by name but cannot encode
+// (latin2, koi8r, ucs2, ...) is refused with 1115 where a statement would
+// make it encode with one (CONVERT ... USING, SET NAMES, character_set_*
+// variables); a client character set MySQL refuses is 1231.
+//
+// RULE-21 ANALYZE TABLE of an empty table records nothing and succeeds
+// (SafeStats wraps the statistics provider, whose histogram builder
+// divided by zero).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -135,6 +144,7 @@ const (
 	ignoreBinaryValuesID
 	primaryPrefixID
 	selfInsertID
+	unsupportedCharsetsID
 )
 
 var once sync.Once
@@ -180,7 +190,8 @@ func Install() {
 			analyzer.Rule{Id: divisionByZeroID, Apply: divisionByZero},
 			analyzer.Rule{Id: ignoreBinaryValuesID, Apply: ignoreBinaryValues},
 			analyzer.Rule{Id: primaryPrefixID, Apply: primaryPrefix},
-			analyzer.Rule{Id: selfInsertID, Apply: selfInsert})
+			analyzer.Rule{Id: selfInsertID, Apply: selfInsert},
+			analyzer.Rule{Id: unsupportedCharsetsID, Apply: unsupportedCharsets})
 		// RULE-11: SHOW CREATE TABLE's column definitions.
 		sql.GlobalSchemaFormatter = schemaFormatter{sql.GlobalSchemaFormatter}
 		// RULE-6: the server's collations start as MySQL 8's.

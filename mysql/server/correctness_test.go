@@ -946,3 +946,34 @@ func TestInsertSelectFromItself(t *testing.T) {
 	wantErrCode(t, c, 1114, "INSERT INTO h3 SELECT A.a FROM h3 A, h3 B, h3 C")
 	wantRows(t, c, "SELECT COUNT(*) FROM h3", "60")
 }
+
+// Issue 20's caught panics, fixed at their cause: character sets strata
+// cannot encode are MySQL's 1115 (RULE-20; they dropped the connection or
+// panicked), a client character set MySQL refuses is 1231, an unknown
+// collation 1273, and ANALYZE TABLE of an empty indexed table succeeds
+// (RULE-21; it divided by zero). The connection keeps serving after each.
+func TestUnsupportedCharsetsAndAnalyze(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	c.SetMaxOpenConns(1)
+	for _, q := range []string{
+		"SELECT CONVERT('a' USING koi8r)",
+		"SELECT _latin2'abc'",
+		"SET NAMES ucs2",
+		"SET NAMES koi8r",
+		"SET character_set_results = latin2",
+		"CREATE TABLE cs (a VARCHAR(10) CHARACTER SET ucs2)",
+		"CREATE TABLE cs2 (a VARCHAR(10)) CHARACTER SET latin2",
+	} {
+		wantErrCode(t, c, 1115, q)
+		wantRows(t, c, "SELECT 1", "1")
+	}
+	wantErrCode(t, c, 1231, "SET character_set_client = utf16")
+	wantErrCode(t, c, 1273, "CREATE TABLE cs3 (a VARCHAR(10) COLLATE nosuch_ci)")
+	mustExec(t, c, "CREATE TABLE t0 (c0 INT UNIQUE)")
+	wantRows(t, c, "ANALYZE TABLE t0", "t0|analyze|status|OK")
+	mustExec(t, c, "INSERT INTO t0 VALUES (1), (2)")
+	wantRows(t, c, "ANALYZE TABLE t0", "t0|analyze|status|OK")
+	wantRows(t, c, "SELECT COUNT(*) FROM t0 WHERE c0 > 0", "2")
+}

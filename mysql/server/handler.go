@@ -374,6 +374,12 @@ var errorRules = []errorRule{
 	{1105, regexp.MustCompile(`^Unknown table '(.*)'$`), 1051, "42S02", "Unknown table '$1'"},
 	{1105, regexp.MustCompile(`^the view (.*) does not exist$`), 1146, "42S02", "Table '$1' doesn't exist"},
 	{1105, regexp.MustCompile(`^the view (?:.*\.)?(.*) already exists$`), 1050, "42S01", "Table '$1' already exists"},
+	// Character sets and collations go-mysql-server names but has not
+	// implemented (rules RULE-20): MySQL's unknown character set/collation.
+	{1105, regexp.MustCompile("^The character set `(.*)` has not yet been implemented"), 1115, "42000", "Unknown character set: '$1'"},
+	{1105, regexp.MustCompile("^The collation `(.*)` has not yet been implemented"), 1273, "HY000", "Unknown collation: '$1'"},
+	{1105, regexp.MustCompile(`^unsupported feature: unsupported character set: (.*)$`), 1115, "42000", "Unknown character set: '$1'"},
+	{1235, regexp.MustCompile(`^unsupported feature: unsupported character set: (.*)$`), 1115, "42000", "Unknown character set: '$1'"},
 	{1105, regexp.MustCompile(`^unsupported feature: (.*)$`), 1235, "42000", "This version of Strata doesn't yet support '$1'"},
 	{1105, regexp.MustCompile(`Invalid JSON path expression`), 3143, "42000", "Invalid JSON path expression."},
 	{1105, regexp.MustCompile(`^incorrect prefix key '.*'; (.*)$`), 1089, "HY000", "Incorrect prefix key; $1"},

@@ -57,7 +57,8 @@ func New(db *engine.DB, cfg Config) (*Server, error) {
 	}
 	rules.Install()
 	e := sqle.NewDefault(b)
-	for _, f := range rules.Functions() { // FUNC-1: where the name is free
+	e.Analyzer.Catalog.StatsProvider = rules.SafeStats(e.Analyzer.Catalog.StatsProvider) // RULE-21
+	for _, f := range rules.Functions() {                                                // FUNC-1: where the name is free
 		if _, ok := e.Analyzer.Catalog.Function(sql.NewEmptyContext(), f.FunctionName()); !ok {
 			e.Analyzer.Catalog.RegisterFunction(sql.NewEmptyContext(), f)
 		}
