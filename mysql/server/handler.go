@@ -519,6 +519,38 @@ func (h *errorHandler) intercept(ctx context.Context, c *mysql.Conn, query strin
 	return false, nil
 }
 
+// maxPlaceholders is the most placeholders a prepared statement may have.
+// MySQL allows 65,535, but the wire library keeps the count in a uint16
+// and sizes the NULL bitmap of COM_STMT_EXECUTE as (count+7)/8 in uint16
+// arithmetic: past 65,528 the bitmap is read as empty and the execute
+// panics (the client saw "invalid connection"), and past 65,535 the count
+// wraps. Such statements are refused at PREPARE with MySQL's 1390.
+const maxPlaceholders = 65528
+
+// placeholderLimit refuses a statement with more placeholders than
+// maxPlaceholders (counted as the parser sees them, so a '?' in a string
+// or comment does not count).
+func placeholderLimit(query string) error {
+	if strings.Count(query, "?") <= maxPlaceholders {
+		return nil
+	}
+	stmt, err := sqlparser.Parse(query)
+	if err != nil {
+		return nil // the prepare reports it
+	}
+	n := 0
+	_ = sqlparser.Walk(func(node sqlparser.SQLNode) (bool, error) {
+		if v, ok := node.(*sqlparser.SQLVal); ok && strings.HasPrefix(string(v.Val), ":v") {
+			n++
+		}
+		return true, nil
+	}, stmt)
+	if n > maxPlaceholders {
+		return mysql.NewSQLError(1390, "HY000", "Prepared statement contains too many placeholders (%d; strata's limit is %d)", n, maxPlaceholders)
+	}
+	return nil
+}
+
 var doRE = regexp.MustCompile(`(?is)^\s*DO\s+(.+?)\s*;?\s*$`)
 
 var setStmtRE = regexp.MustCompile(`(?i)^\s*SET\s`)
@@ -554,6 +586,9 @@ func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 }
 
 func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, p *mysql.PrepareData) ([]*querypb.Field, error) {
+	if err := placeholderLimit(query); err != nil {
+		return nil, err
+	}
 	if q := h.rewrite(c, query); q != query {
 		query, p.PrepareStmt = q, q // COM_STMT_EXECUTE runs PrepareStmt
 	}
