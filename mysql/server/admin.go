@@ -190,3 +190,53 @@ func syntaxError(near string) error {
 	return mysql.NewSQLError(mysql.ERParseError, "42000",
 		"You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near %s", strconv.Quote(near))
 }
+
+// showIndexRE matches SHOW INDEX/INDEXES/KEYS FROM t [FROM db].
+var showIndexRE = regexp.MustCompile("(?is)^\\s*SHOW\\s+(?:EXTENDED\\s+)?(?:INDEX|INDEXES|KEYS)\\s+(?:FROM|IN)\\s+([`\\w.$]+)(?:\\s+(?:FROM|IN)\\s+([`\\w$]+))?")
+
+// showIndexMetadata fills what go-mysql-server leaves NULL in SHOW INDEX:
+// Collation ('A': ascending, as every strata index is) and Sub_part (the
+// key part's prefix length, backend IX-1).
+func (h *errorHandler) showIndexMetadata(c *mysql.Conn, query string, res *sqltypes.Result) {
+	m := showIndexRE.FindStringSubmatch(query)
+	if m == nil || len(res.Fields) < 8 || res.Fields[5].Name != "Collation" || res.Fields[7].Name != "Sub_part" {
+		return
+	}
+	s := h.session(c)
+	if s == nil {
+		return
+	}
+	names, err := tableList(m[1])
+	if err != nil || len(names) != 1 {
+		return
+	}
+	if m[2] != "" {
+		names[0][0] = strings.Trim(m[2], "`")
+	}
+	ctx := sql.NewContext(context.Background(), sql.WithSession(s))
+	_, tb, err := h.adminTable(ctx, s, names[0])
+	if err != nil || tb == nil {
+		return
+	}
+	idxs, err := tb.GetIndexes(ctx)
+	if err != nil {
+		return
+	}
+	prefix := map[string][]uint16{}
+	for _, ix := range idxs {
+		prefix[strings.ToLower(ix.ID())] = ix.PrefixLengths()
+	}
+	for _, row := range res.Rows {
+		if len(row) < 8 {
+			continue
+		}
+		row[5] = sqltypes.NewVarChar("A")
+		seq, err := strconv.Atoi(row[3].ToString())
+		if err != nil {
+			continue
+		}
+		if p := prefix[strings.ToLower(row[2].ToString())]; seq >= 1 && seq <= len(p) && p[seq-1] > 0 {
+			row[7] = sqltypes.NewInt64(int64(p[seq-1]))
+		}
+	}
+}

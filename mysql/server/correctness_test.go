@@ -904,6 +904,14 @@ func TestIndexPrefixLengths(t *testing.T) {
 	if errCode(err) != 1062 || !strings.Contains(err.Error(), "Duplicate entry 'abc' for key 'us'") {
 		t.Fatalf("unique prefix: %v", err)
 	}
+	var idx []string
+	for _, r := range queryStrings(t, c, "SHOW INDEX FROM u") {
+		f := strings.Split(r, "|")
+		idx = append(idx, strings.Join([]string{f[2], f[5], f[7]}, "|")) // Key_name, Collation, Sub_part
+	}
+	if got := strings.Join(idx, " "); got != "PRIMARY|A|NULL us|A|3" {
+		t.Fatalf("SHOW INDEX Key_name|Collation|Sub_part: %s", got)
+	}
 	wantErrCode(t, c, 1089, "CREATE INDEX bad ON u (id(2))")
 	wantErrCode(t, c, 1170, "CREATE TABLE t2 (a TEXT, KEY (a))")
 	wantRows(t, c, "SHOW CREATE TABLE u", "u|CREATE TABLE `u` (\n  `id` int NOT NULL,\n  `s` varchar(20),\n  PRIMARY KEY (`id`),\n  UNIQUE KEY `us` (`s`(3))\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci")

@@ -146,9 +146,13 @@ func (h *errorHandler) spool(c *mysql.Conn, query string, cb mysql.ResultSpoolFn
 	noInsertID := !mayGenerateID(query)
 	ownInsertID := isInsert(query) && !containsFold(query, "last_insert_id(")
 	columns := showColumnsRE.MatchString(query)
+	showIndex := showIndexRE.MatchString(query)
 	return func(res *sqltypes.Result, more bool) error {
 		if columns {
 			typeWithoutCharset(res)
+		}
+		if showIndex {
+			h.showIndexMetadata(c, query, res)
 		}
 		if noInsertID {
 			// go-mysql-server repeats the session's last generated id in
