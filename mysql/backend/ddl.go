@@ -156,21 +156,25 @@ func (t *table) prefixLength(o int, n int64) (uint16, error) {
 	c := t.cols[o]
 	st, ok := t.sch[o].Type.(sql.StringType)
 	if !ok || (c.kind != kString && c.kind != kBytes) || n > math.MaxUint16 {
-		return 0, mysql.NewSQLError(mysql.ERWrongSubKey, "HY000",
-			"Incorrect prefix key; the used key part isn't a string, the used length is longer than the key part, or the storage engine doesn't support unique prefix keys")
+		return 0, errWrongSubKey()
 	}
 	max := st.MaxCharacterLength()
 	if c.kind == kBytes {
 		max = st.MaxByteLength()
 	}
 	if n > max {
-		return 0, mysql.NewSQLError(mysql.ERWrongSubKey, "HY000",
-			"Incorrect prefix key; the used key part isn't a string, the used length is longer than the key part, or the storage engine doesn't support unique prefix keys")
+		return 0, errWrongSubKey()
 	}
 	if n == max && !types.IsTextBlob(t.sch[o].Type) {
 		return 0, nil
 	}
 	return uint16(n), nil
+}
+
+// errWrongSubKey is MySQL's 1089 for a prefix length a key part cannot take.
+func errWrongSubKey() error {
+	return mysql.NewSQLError(mysql.ERWrongSubKey, "HY000",
+		"Incorrect prefix key; the used key part isn't a string, the used length is longer than the key part, or the storage engine doesn't support unique prefix keys")
 }
 
 // backfill writes ix's entry for every row of t, a batch of rows per

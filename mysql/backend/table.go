@@ -183,8 +183,7 @@ func (t *table) checkKeyColumns(name string, cols []int, prefix []uint16, suffix
 			case c.kind == kString:
 				ok, n = true, 1+int(prefix[i])*5+1
 			default:
-				return mysql.NewSQLError(mysql.ERWrongSubKey, "HY000",
-					"Incorrect prefix key; the used key part isn't a string, the used length is longer than the key part, or the storage engine doesn't support unique prefix keys")
+				return errWrongSubKey()
 			}
 		}
 		if !ok {
@@ -652,35 +651,8 @@ func (t *table) keyRange(ctx *sql.Context, cols []int, cut []uint16, r sql.MySQL
 			return keyRange{lo: prefix, hi: prefixEnd(prefix)}, false, whole && unconstrained(r[i:])
 		}
 		c := t.cols[cols[i]]
-		n := cutOf(i)
-		if n > 0 && ce.Type() != sql.RangeType_All && !(isNullRange(ce)) {
-			whole = false
-			lo, hi := append([]byte{}, prefix...), prefixEnd(prefix)
-			if k, err := c.appendKeyPrefix(ctx, append([]byte{}, prefix...), boundKey(ce.LowerBound), n); err == nil && boundKey(ce.LowerBound) != nil {
-				lo = k
-			}
-			if k, err := c.appendKeyPrefix(ctx, append([]byte{}, prefix...), boundKey(ce.UpperBound), n); err == nil && boundKey(ce.UpperBound) != nil {
-				hi = prefixEnd(k)
-			}
-			if lb, ok := ce.LowerBound.(sql.Below); ok {
-				if ub, ok := ce.UpperBound.(sql.Above); ok {
-					if cmp, err := ce.Typ.Compare(ctx, lb.Key, ub.Key); err == nil && cmp == 0 {
-						// A point: the cut value's key, then the next parts.
-						if k, err := c.appendKeyPrefix(ctx, append([]byte{}, prefix...), lb.Key, n); err == nil {
-							prefix = k
-							continue
-						}
-					}
-				}
-			}
-			if hi != nil && bytes.Compare(lo, hi) >= 0 {
-				return keyRange{}, true, true
-			}
-			return keyRange{lo: lo, hi: hi}, false, false
-		}
-		_, lowNull := ce.LowerBound.(sql.BelowNull)
-		_, upNull := ce.UpperBound.(sql.AboveNull)
-		if lowNull && upNull { // IS NULL
+		n := cutOf(i)        // IX-1: bounds are cut values, inclusive
+		if isNullRange(ce) { // IS NULL (NULL keys are not cut)
 			prefix = append(prefix, keyNull)
 			continue
 		}
@@ -688,33 +660,36 @@ func (t *table) keyRange(ctx *sql.Context, cols []int, cut []uint16, r sql.MySQL
 		ub, uok := ce.UpperBound.(sql.Above)
 		if lok && uok {
 			if cmp, err := ce.Typ.Compare(ctx, lb.Key, ub.Key); err == nil && cmp == 0 {
-				k, err := c.appendKey(ctx, append([]byte{}, prefix...), lb.Key)
+				k, err := c.appendKeyPrefix(ctx, append([]byte{}, prefix...), lb.Key, n)
 				if err != nil {
 					// Superset: bounded by the prefix only.
 					return keyRange{lo: prefix, hi: prefixEnd(prefix)}, false, false
 				}
 				prefix = k
+				whole = whole && n == 0
 				continue
 			}
 		}
 		// The first column that is not a point bounds the range.
-		exact = whole && unconstrained(r[i+1:])
+		exact = whole && (n == 0 || ce.Type() == sql.RangeType_All) && unconstrained(r[i+1:])
 		lo := append([]byte{}, prefix...)
 		switch b := ce.LowerBound.(type) {
 		case sql.BelowNull:
 		case sql.AboveNull:
 			lo = append(lo, keyValue)
 		case sql.Below:
-			if k, err := c.appendKey(ctx, lo, b.Key); err == nil {
+			if k, err := c.appendKeyPrefix(ctx, lo, b.Key, n); err == nil {
 				lo = k
 			} else {
 				exact = false
 			}
 		case sql.Above:
-			if k, err := c.appendKey(ctx, lo, b.Key); err == nil {
+			if k, err := c.appendKeyPrefix(ctx, lo, b.Key, n); err != nil {
+				exact = false
+			} else if n == 0 {
 				lo = prefixEnd(k)
 			} else {
-				exact = false
+				lo = k // values above b may share its cut
 			}
 		case sql.AboveAll:
 			return keyRange{}, true, true
@@ -723,16 +698,18 @@ func (t *table) keyRange(ctx *sql.Context, cols []int, cut []uint16, r sql.MySQL
 		switch b := ce.UpperBound.(type) {
 		case sql.AboveAll:
 		case sql.Above:
-			if k, err := c.appendKey(ctx, append([]byte{}, prefix...), b.Key); err == nil {
+			if k, err := c.appendKeyPrefix(ctx, append([]byte{}, prefix...), b.Key, n); err == nil {
 				hi = prefixEnd(k)
 			} else {
 				exact = false
 			}
 		case sql.Below:
-			if k, err := c.appendKey(ctx, append([]byte{}, prefix...), b.Key); err == nil {
+			if k, err := c.appendKeyPrefix(ctx, append([]byte{}, prefix...), b.Key, n); err != nil {
+				exact = false
+			} else if n == 0 {
 				hi = k
 			} else {
-				exact = false
+				hi = prefixEnd(k) // values below b may share its cut
 			}
 		case sql.AboveNull:
 			hi = append(append([]byte{}, prefix...), keyValue)
@@ -753,18 +730,6 @@ func isNullRange(ce sql.MySQLRangeColumnExpr) bool {
 	_, lowNull := ce.LowerBound.(sql.BelowNull)
 	_, upNull := ce.UpperBound.(sql.AboveNull)
 	return lowNull && upNull
-}
-
-// boundKey is the value of a Below or Above bound, else nil (the bound is
-// open: NULL or beyond every value).
-func boundKey(b sql.MySQLRangeCut) any {
-	switch b := b.(type) {
-	case sql.Below:
-		return b.Key
-	case sql.Above:
-		return b.Key
-	}
-	return nil
 }
 
 // ---- row iteration ----
