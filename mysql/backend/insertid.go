@@ -25,10 +25,10 @@ type insertIDs struct {
 // BeginInsertIDs starts a statement's insert id record.
 func (s *Session) BeginInsertIDs() { s.ids, s.dups = insertIDs{}, nil }
 
-// InsertIDs returns the statement's OK-packet insert id and its first
-// generated id (SES-8), with whether each was set.
-func (s *Session) InsertIDs() (ok uint64, okSet bool, generated uint64, generatedSet bool) {
-	return s.ids.ok, s.ids.okSet, s.ids.generated, s.ids.generatedSet
+// InsertIDs returns the statement's OK-packet insert id (0 if none) and
+// its first generated id, with whether it generated one (SES-8).
+func (s *Session) InsertIDs() (ok, generated uint64, generatedSet bool) {
+	return s.ids.ok, s.ids.generated, s.ids.generatedSet
 }
 
 func (s *Session) handOut(v uint64) {

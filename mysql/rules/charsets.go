@@ -20,23 +20,14 @@ import (
 // utf32) is 1231, as in MySQL.
 func unsupportedCharsets(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	var err error
-	transform.Inspect(n, func(n sql.Node) bool {
-		ex, ok := n.(sql.Expressioner)
-		if !ok || err != nil {
-			return err == nil
-		}
-		for _, e := range ex.Expressions() {
-			transform.InspectExpr(e, func(e sql.Expression) bool {
-				switch e := e.(type) {
-				case *expression.ConvertUsing:
-					if e.TargetCharSet.Encoder() == nil {
-						err = unknownCharset(e.TargetCharSet.Name())
-					}
-				case *expression.SetField:
-					err = checkCharsetVariable(ctx, e)
-				}
-				return err != nil
-			})
+	transform.InspectExpressions(n, func(e sql.Expression) bool {
+		switch e := e.(type) {
+		case *expression.ConvertUsing:
+			if e.TargetCharSet.Encoder() == nil {
+				err = unknownCharset(e.TargetCharSet.Name())
+			}
+		case *expression.SetField:
+			err = checkCharsetVariable(ctx, e)
 		}
 		return err == nil
 	})

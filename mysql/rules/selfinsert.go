@@ -66,26 +66,20 @@ func firstTable(n sql.Node) (db, name string, ok bool) {
 // readsTable reports whether n, or a subquery in its expressions, reads
 // table db.name.
 func readsTable(n sql.Node, db, name string) bool {
-	found := false
-	transform.Inspect(n, func(n sql.Node) bool {
-		if found {
+	if transform.InspectUp(n, func(n sql.Node) bool {
+		tn, is := n.(sql.TableNode)
+		if !is {
 			return false
 		}
-		if tn, is := n.(sql.TableNode); is {
-			if d, t := tableID(tn.UnderlyingTable()); t == name && (d == db || d == "" || db == "") {
-				found = true
-				return false
-			}
-		}
-		if ex, is := n.(sql.Expressioner); is {
-			for _, e := range ex.Expressions() {
-				transform.InspectExpr(e, func(e sql.Expression) bool {
-					if sq, is := e.(*plan.Subquery); is && readsTable(sq.Query, db, name) {
-						found = true
-					}
-					return found
-				})
-			}
+		d, t := tableID(tn.UnderlyingTable())
+		return t == name && (d == db || d == "" || db == "")
+	}) {
+		return true
+	}
+	found := false
+	transform.InspectExpressions(n, func(e sql.Expression) bool {
+		if sq, is := e.(*plan.Subquery); is && readsTable(sq.Query, db, name) {
+			found = true
 		}
 		return !found
 	})

@@ -120,11 +120,17 @@ func (h *errorHandler) insertIDs(c *mysql.Conn, res *sqltypes.Result) {
 	if s == nil {
 		return
 	}
-	ok, _, gen, genSet := s.InsertIDs()
+	ok, gen, genSet := s.InsertIDs()
 	res.InsertID = ok
 	if genSet {
 		s.SetLastQueryInfoInt(sql.LastInsertId, int64(gen))
 	}
+}
+
+// ownsInsertID reports an INSERT or REPLACE whose insert ids insertIDs
+// gives (one calling LAST_INSERT_ID(expr) keeps go-mysql-server's).
+func ownsInsertID(query string) bool {
+	return isInsert(query) && !containsFold(query, "last_insert_id(")
 }
 
 func (h *errorHandler) setStatusOf(c *mysql.Conn, s *backend.Session) {
@@ -144,7 +150,7 @@ func (h *errorHandler) spool(c *mysql.Conn, query string, cb mysql.ResultSpoolFn
 	var fields []*querypb.Field // set when the result has float columns
 	explain := rules.IsExplain(query)
 	noInsertID := !mayGenerateID(query)
-	ownInsertID := isInsert(query) && !containsFold(query, "last_insert_id(")
+	ownInsertID := ownsInsertID(query)
 	columns := showColumnsRE.MatchString(query)
 	showIndex := showIndexRE.MatchString(query)
 	return func(res *sqltypes.Result, more bool) error {
@@ -492,6 +498,11 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 	return err
 }
 
+// mayIntercept is a cheap test for the statements intercept answers.
+func mayIntercept(query string) bool {
+	return startsWithWord(query, "do", "kill", "check", "checksum", "optimize", "repair") || containsFold(query, "default")
+}
+
 // intercept answers the statements strata handles before (or instead of)
 // go-mysql-server: DEFAULT(col) refused, KILL of an unknown thread, the
 // table maintenance statements (admin.go) and DO. more is the result's
@@ -573,14 +584,18 @@ func unknownVariable(query string, err error) error {
 func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (string, error) {
 	query = h.rewrite(c, query)
 	// The mariadb client sends every statement this way: the statements
-	// strata answers itself are recognized in the first one.
-	if first, rest, err := sqlparser.SplitStatement(query); err == nil {
-		if ok, err := h.intercept(ctx, c, first, cb, strings.TrimSpace(rest) != ""); ok {
-			h.done(c, err)
-			if err != nil {
-				return "", err
+	// strata answers itself are recognized in the first one (split only
+	// when the text may hold one, to keep the tokenizing off the path of
+	// PyMySQL's every query).
+	if mayIntercept(query) {
+		if first, rest, err := sqlparser.SplitStatement(query); err == nil {
+			if ok, err := h.intercept(ctx, c, first, cb, strings.TrimSpace(rest) != ""); ok {
+				h.done(c, err)
+				if err != nil {
+					return "", err
+				}
+				return rest, nil
 			}
-			return rest, nil
 		}
 	}
 	rest, err := h.Handler.ComMultiQuery(ctx, c, query, h.spool(c, query, cb))
@@ -630,7 +645,7 @@ func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mys
 		if fields != nil {
 			fixFloats(res, fields)
 		}
-		if len(res.Fields) == 0 && isInsert(p.PrepareStmt) && !containsFold(p.PrepareStmt, "last_insert_id(") {
+		if len(res.Fields) == 0 && ownsInsertID(p.PrepareStmt) {
 			h.insertIDs(c, res)
 		}
 		res.Info = "" // as in spool
