@@ -142,10 +142,14 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+# Ports come from below Linux's ephemeral range (32768-60999 by default), so an
+# outgoing connection's local port cannot take one between the probe and the
+# server's bind; a server that still meets EADDRINUSE is restarted on another
+# port (bound_elsewhere).
 free_port() {
 	local p
 	for ((i = 0; i < 500; i++)); do
-		p=$((20000 + RANDOM % 30000))
+		p=$((10000 + RANDOM % 22000))
 		[[ " ${PORT[*]} " == *" $p "* ]] && continue
 		(exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && continue
 		echo "$p"
@@ -161,6 +165,10 @@ sql() { # NAME SQL...: run statements on a server, tab-separated output without 
 }
 
 alive() { [[ -n ${PID[$1]:-} ]] && kill -0 "${PID[$1]}" 2>/dev/null; }
+
+bound_elsewhere() { # NAME LOGLINE: the server's log since LOGLINE says its port was taken
+	tail -n +"$2" "$WORK/$1.log" 2>/dev/null | grep -qi 'address already in use'
+}
 
 wait_up() { # NAME
 	for ((i = 0; i < 600; i++)); do
@@ -197,15 +205,23 @@ else
 fi
 
 start_strata() {
+	local from try
 	mkdir -p "$WORK/strata-data" "$STRATA_CWD"
 	[[ -n ${PORT[strata]:-} ]] || PORT[strata]=$(free_port)
-	# Run from a directory of our own: SELECT ... INTO OUTFILE 'x' writes
-	# relative to the server's working directory. mariadb-test cases name
-	# files relative to the data directory (../../tmp/x), hence var/strata.1/data.
-	(cd "$STRATA_CWD" && exec "$STRATA_BIN" --datadir "$WORK/strata-data" --port "${PORT[strata]}" \
-		--metrics-addr "" --sync-commit=false) >>"$WORK/strata.log" 2>&1 &
-	PID[strata]=$!
-	wait_up strata || die "strata did not start (log above)"
+	for ((try = 0; try < 5; try++)); do
+		from=$(($(wc -l <"$WORK/strata.log" 2>/dev/null || echo 0) + 1))
+		# Run from a directory of our own: SELECT ... INTO OUTFILE 'x' writes
+		# relative to the server's working directory. mariadb-test cases name
+		# files relative to the data directory (../../tmp/x), hence var/strata.1/data.
+		(cd "$STRATA_CWD" && exec "$STRATA_BIN" --datadir "$WORK/strata-data" --port "${PORT[strata]}" \
+			--metrics-addr "" --sync-commit=false) >>"$WORK/strata.log" 2>&1 &
+		PID[strata]=$!
+		wait_up strata && break
+		bound_elsewhere strata "$from" || die "strata did not start (log above)"
+		log "strata: port ${PORT[strata]} was taken; trying another"
+		PORT[strata]=$(free_port)
+	done
+	((try < 5)) || die "strata did not start (log above)"
 	if [[ -n $STRATA_INIT_SQL ]]; then
 		sql strata "$STRATA_INIT_SQL" >/dev/null || log "strata: '$STRATA_INIT_SQL' failed"
 	fi
@@ -228,11 +244,19 @@ start_mariadb() {
 		fresh=1
 	fi
 	[[ -n ${PORT[mariadb]:-} ]] || PORT[mariadb]=$(free_port)
-	mariadbd --no-defaults --datadir="$d" --port="${PORT[mariadb]}" --socket="$d/sock" \
-		--bind-address=127.0.0.1 --user="$(id -un)" --pid-file="$d/mariadbd.pid" \
-		"${MARIADB_OPTS[@]}" >>"$WORK/mariadb.log" 2>&1 &
-	PID[mariadb]=$!
-	wait_up mariadb || die "mariadbd did not start (log above)"
+	local from try
+	for ((try = 0; try < 5; try++)); do
+		from=$(($(wc -l <"$WORK/mariadb.log" 2>/dev/null || echo 0) + 1))
+		mariadbd --no-defaults --datadir="$d" --port="${PORT[mariadb]}" --socket="$d/sock" \
+			--bind-address=127.0.0.1 --user="$(id -un)" --pid-file="$d/mariadbd.pid" \
+			"${MARIADB_OPTS[@]}" >>"$WORK/mariadb.log" 2>&1 &
+		PID[mariadb]=$!
+		wait_up mariadb && break
+		bound_elsewhere mariadb "$from" || die "mariadbd did not start (log above)"
+		log "mariadb: port ${PORT[mariadb]} was taken; trying another"
+		PORT[mariadb]=$(free_port)
+	done
+	((try < 5)) || die "mariadbd did not start (log above)"
 	if ((fresh)); then
 		for f in "${MARIADB_INIT_FILES[@]}"; do
 			timeout 120 mariadb --no-defaults --protocol=tcp -h127.0.0.1 -P"${PORT[mariadb]}" -uroot mysql <"$f" ||
