@@ -21,6 +21,13 @@
 //	EN-5 Checkpoints are fuzzy: the checkpoint LSN is the smallest recLSN
 //	     of any dirty page, or the log end read while no mini-transaction
 //	     runs; log space is reclaimed by flushing the oldest pages first.
+//	EN-6 A transaction's memory (its write set and row locks, counted with
+//	     their per-entry overhead) is bounded by MaxTxnMemory: the change or
+//	     lock that would pass it fails with ErrTxnTooLarge (MySQL 1206), as
+//	     does any change while the process is over its memory budget
+//	     (memgov.ErrOverBudget, MEM-3). A commit of a write set larger than
+//	     a quarter of the redo log would fail anyway (WAL-3); the bound makes
+//	     it fail before the memory is spent.
 package engine
 
 import (
@@ -162,6 +169,9 @@ func (db *DB) open(kernelAtomic bool) error {
 	}
 	if db.log, err = wal.Open(db.logVol, wal.Options{Capacity: db.opts.LogCapacity}); err != nil {
 		return err
+	}
+	if db.opts.MaxTxnMemory == 0 { // EN-6's default: the log's capacity, which is fixed at its creation
+		db.opts.MaxTxnMemory = max(db.log.Capacity(), 16<<20)
 	}
 	repaired, err := db.store.Recover() // EN-4
 	if err != nil {
@@ -633,6 +643,7 @@ func (db *DB) Abandon() {
 		db.bpe.Abandon()
 	}
 	db.log.Close()
+	db.closeVolumes() // as the kernel does for a process that dies (and drops its file locks)
 }
 
 // ResizeBPE changes the buffer pool extension's size online (0: off).

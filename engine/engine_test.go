@@ -373,3 +373,40 @@ func TestDropLargeKeyspace(t *testing.T) {
 	must(t, db.DropKeyspace("again"))
 	must(t, db.Close())
 }
+
+// EN-6: a transaction's changes stop at MaxTxnMemory with ErrTxnTooLarge,
+// before its commit; the transaction stays usable after a rollback to a
+// savepoint and commits what it kept.
+func TestTxnMemoryBound(t *testing.T) {
+	db, err := Open(Options{Dir: t.TempDir(), BufferPoolBytes: 4 << 20, LogCapacity: 16 << 20, MaxTxnMemory: 1 << 20})
+	must(t, err)
+	defer db.Close()
+	ks, err := db.CreateKeyspace("t")
+	must(t, err)
+	tx := db.Begin()
+	must(t, tx.Put(ks, []byte("kept"), []byte("v")))
+	sp := tx.Savepoint()
+	var n int
+	for n = 0; n < 100000; n++ {
+		if err = tx.Put(ks, []byte(fmt.Sprintf("%08d", n)), make([]byte, 100)); err != nil {
+			break
+		}
+	}
+	if !errors.Is(err, ErrTxnTooLarge) {
+		t.Fatalf("after %d changes: %v, want ErrTxnTooLarge", n, err)
+	}
+	if n < 1000 || n > 4000 { // ~ 1 MiB / (108 + 224 + 160 + 12) bytes
+		t.Fatalf("stopped after %d changes of 108 bytes under a 1 MiB bound", n)
+	}
+	tx.RollbackTo(sp)
+	must(t, tx.Put(ks, []byte("more"), []byte("w")))
+	must(t, tx.Commit())
+	tx = db.Begin()
+	defer tx.Rollback()
+	if _, ok, _ := tx.Get(ks, []byte("kept")); !ok {
+		t.Fatal("the change before the savepoint was not committed")
+	}
+	if _, ok, _ := tx.Get(ks, []byte("00000000")); ok {
+		t.Fatal("a change rolled back to the savepoint was committed")
+	}
+}

@@ -58,6 +58,9 @@ type Options struct {
 	// DisableDirectIO opens volume files without O_DIRECT (for filesystems
 	// such as tmpfs that refuse it).
 	DisableDirectIO bool
+	// MaxTxnMemory bounds one transaction's write set and row locks in
+	// bytes (EN-6; default: the redo log's capacity, at least 16 MiB).
+	MaxTxnMemory int64
 	// LockWaitTimeout bounds a row-lock wait (default 50 s, as InnoDB).
 	LockWaitTimeout time.Duration
 	// MaxDirtyPct is the dirty-page ratio at which background flushing

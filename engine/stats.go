@@ -3,6 +3,7 @@ package engine
 import (
 	"strata/bpe"
 	"strata/iogov"
+	"strata/memgov"
 	"time"
 
 	"strata/bufpool"
@@ -31,6 +32,10 @@ type Stats struct {
 	// CleanerErrors counts failed page-cleaner flushes and checkpoints (the
 	// first is logged; a failed page write is sticky, see bufpool).
 	CleanerErrors int64
+	// Memory is the process's memory budget and use (memgov MEM-4).
+	Memory memgov.Stats
+	// MaxTxnMemory is EN-6's bound on one transaction.
+	MaxTxnMemory int64
 
 	Commits, Rollbacks, RecoveredRecords int64
 	LockWaits, Deadlocks, LockTimeouts   int64
@@ -53,6 +58,7 @@ func (db *DB) Stats() Stats {
 		LockWaits: db.locks.Waits.Load(), Deadlocks: db.locks.Deadlocks.Load(), LockTimeouts: db.locks.Timeouts.Load(),
 		LogUsedBytes: db.log.Used(), LogCapacityBytes: db.log.Capacity(),
 		TornWriteProtection: db.store.Mode().String(),
+		Memory:              memgov.Read(), MaxTxnMemory: db.opts.MaxTxnMemory,
 	}
 }
 

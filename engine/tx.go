@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"strata/btree"
+	"strata/memgov"
 	"strata/page"
 	"strata/txn"
 	"strata/wal"
@@ -21,6 +22,8 @@ type Tx struct {
 	ws   *txn.WriteSet
 	held []string
 	done bool
+
+	lockBytes int // memory of held's names and lock-table entries (EN-6)
 
 	lockWait time.Duration // row-lock wait bound; 0: the engine's
 }
@@ -50,6 +53,24 @@ func (tx *Tx) lock(ks *Keyspace, key []byte, mode txn.Mode) error {
 	}
 	if fresh {
 		tx.held = append(tx.held, name)
+		tx.lockBytes += len(name) + lockOverhead
+	}
+	return tx.checkMemory()
+}
+
+// lockOverhead is a held lock's memory besides its name: the held slice's
+// string header and the lock table's entry.
+const lockOverhead = 160
+
+// checkMemory enforces EN-6 after the transaction grew.
+func (tx *Tx) checkMemory() error {
+	if tx.ws.Len() >= memgov.MinRows || len(tx.held) >= memgov.MinRows {
+		if err := memgov.Check(); err != nil {
+			return fmt.Errorf("%w: %w", ErrTxnTooLarge, err)
+		}
+	}
+	if n := int64(tx.ws.Memory() + tx.lockBytes); n > tx.db.opts.MaxTxnMemory {
+		return fmt.Errorf("%w: its changes and locks take %d bytes, more than %d", ErrTxnTooLarge, n, tx.db.opts.MaxTxnMemory)
 	}
 	return nil
 }
@@ -99,7 +120,7 @@ func (tx *Tx) Put(ks *Keyspace, key, value []byte) error {
 		return err
 	}
 	tx.ws.Put(txn.Write{Keyspace: ks.id, Key: clone(key), Value: clone(value)})
-	return nil
+	return tx.checkMemory()
 }
 
 // Insert adds key, failing with ErrKeyExists if it is present.
@@ -121,7 +142,7 @@ func (tx *Tx) Delete(ks *Keyspace, key []byte) error {
 		return err
 	}
 	tx.ws.Put(txn.Write{Keyspace: ks.id, Key: clone(key), Delete: true})
-	return nil
+	return tx.checkMemory()
 }
 
 // SetLockWaitTimeout bounds this transaction's row-lock waits (0: the
@@ -187,6 +208,7 @@ func (tx *Tx) releaseLocks() {
 		tx.db.locks.Unlock(tx.id, k)
 	}
 	tx.held = nil
+	tx.lockBytes = 0
 }
 
 // apply runs the write set as one mini-transaction and returns the LSN

@@ -163,3 +163,25 @@ func TestWriteSetSavepointAndRange(t *testing.T) {
 		t.Fatalf("ranges: fwd %v rev %v", fwd, rev)
 	}
 }
+
+// A statement rolled back to its savepoint no longer counts in the write
+// set's size (EN-6 bounds it).
+func TestWriteSetSizeFollowsRollback(t *testing.T) {
+	w := NewWriteSet()
+	w.Put(Write{Keyspace: 1, Key: []byte("a"), Value: []byte("xyz")})
+	bytes, mem := w.Bytes(), w.Memory()
+	if mem != 4+PutOverhead || bytes != 4+16 {
+		t.Fatalf("one change: bytes %d memory %d", bytes, mem)
+	}
+	sp := w.Savepoint()
+	for i := 0; i < 100; i++ {
+		w.Put(Write{Keyspace: 1, Key: []byte{byte(i)}, Value: make([]byte, 100)})
+	}
+	if w.Memory() <= mem+100*100 {
+		t.Fatalf("memory %d after 100 changes of 101 bytes", w.Memory())
+	}
+	w.RollbackTo(sp)
+	if w.Bytes() != bytes || w.Memory() != mem {
+		t.Fatalf("after rollback: bytes %d memory %d, want %d %d", w.Bytes(), w.Memory(), bytes, mem)
+	}
+}

@@ -24,6 +24,7 @@ func lessWrite(a, b Write) bool {
 type undo struct {
 	prev    Write
 	hadPrev bool
+	size    int32 // the change's key and value bytes
 	key     Write // for lookup when !hadPrev
 }
 
@@ -32,7 +33,8 @@ type undo struct {
 type WriteSet struct {
 	tree    *btree.BTreeG[Write]
 	journal []undo
-	bytes   int
+	bytes   int // keys and values, with 16 bytes of framing per change
+	memory  int // what the write set holds in memory
 }
 
 // NewWriteSet returns an empty write set.
@@ -43,14 +45,27 @@ func NewWriteSet() *WriteSet {
 // Len is the number of distinct keys written.
 func (w *WriteSet) Len() int { return w.tree.Len() }
 
-// Bytes estimates the size of the buffered keys and values.
+// Bytes estimates the size of the buffered keys and values (what a
+// redo record of them takes).
 func (w *WriteSet) Bytes() int { return w.bytes }
+
+// Memory is what the write set holds in memory: keys, values, and per
+// change its tree item and journal entry (PutOverhead). Changes undone by
+// RollbackTo no longer count.
+func (w *WriteSet) Memory() int { return w.memory }
+
+// PutOverhead is the memory one Put takes besides its key and value: a
+// Write in the tree (64 bytes), an undo journal entry (136) and the key
+// and value allocations' headers.
+const PutOverhead = 224
 
 // Put buffers a change (the slices are retained; callers pass copies).
 func (w *WriteSet) Put(c Write) {
 	prev, had := w.tree.ReplaceOrInsert(c)
-	w.journal = append(w.journal, undo{prev: prev, hadPrev: had, key: Write{Keyspace: c.Keyspace, Key: c.Key}})
-	w.bytes += len(c.Key) + len(c.Value) + 16
+	size := len(c.Key) + len(c.Value)
+	w.journal = append(w.journal, undo{prev: prev, hadPrev: had, size: int32(size), key: Write{Keyspace: c.Keyspace, Key: c.Key}})
+	w.bytes += size + 16
+	w.memory += size + PutOverhead
 }
 
 // Get returns the buffered change for key, if any.
@@ -66,6 +81,8 @@ func (w *WriteSet) RollbackTo(sp int) {
 	for len(w.journal) > sp {
 		u := w.journal[len(w.journal)-1]
 		w.journal = w.journal[:len(w.journal)-1]
+		w.bytes -= int(u.size) + 16
+		w.memory -= int(u.size) + PutOverhead
 		if u.hadPrev {
 			w.tree.ReplaceOrInsert(u.prev)
 		} else {

@@ -47,6 +47,13 @@ func OpenFile(path string, opts FileOptions) (*FileVolume, error) {
 		return nil, fmt.Errorf("volume %s: %w", path, err)
 	}
 	v := &FileVolume{f: f, fd: int(f.Fd()), path: path, direct: opts.Direct}
+	if err := unix.Flock(v.fd, unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			return nil, fmt.Errorf("%w: %s is open in another strata process (one server per data directory)", ErrInUse, path)
+		}
+		return nil, fmt.Errorf("volume %s: flock: %w", path, err)
+	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()

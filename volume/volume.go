@@ -14,12 +14,20 @@
 //     old and new sectors, except within an aligned AtomicWriteUnit.
 //   - Reading beyond the end of a volume returns zeros (volumes are sparse and
 //     grow on write); a volume never returns bytes that were not written.
+//   - One process at a time: a file volume holds an exclusive flock on its
+//     file while open (ErrInUse for a second opener, in this process or
+//     another), so two servers never write one redo log or data volume.
+//     The kernel drops the lock when the process dies, so a crash leaves
+//     no stale lock behind.
 package volume
 
 import (
 	"errors"
 	"unsafe"
 )
+
+// ErrInUse is returned by OpenFile for a file another open volume holds.
+var ErrInUse = errors.New("volume: in use by another process")
 
 // BlockSize is the alignment unit of all volume I/O.
 const BlockSize = 4096

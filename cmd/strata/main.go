@@ -25,6 +25,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"strata/engine"
+	"strata/memgov"
 	"strata/metrics"
 	"strata/mysql/server"
 )
@@ -87,6 +88,8 @@ func run(args []string) error {
 	ioLimiter := fs.String("io-limiter", "auto", "background page writes: auto (paced against foreground read latency), off (flush in bursts) or a fixed page-write rate per second")
 	ioCapacity := fs.Int("io-capacity", 0, "data volumes' page writes per second the auto limiter may use (0: from --emulate-volume, else 3000)")
 	maxDirty := fs.Int("max-dirty-pct", 50, "dirty-page percentage at which background flushing runs at its full rate")
+	memBudget := fs.String("memory-budget", "", "the process's memory, buffer pool included; statements that would pass it fail with 1041 (default: 3/4 of the machine's or cgroup's memory)")
+	maxTxnMem := fs.String("max-txn-memory", "0", "one transaction's changes and row locks; past it 1206 (0: the redo log capacity)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -105,6 +108,14 @@ func run(args []string) error {
 	if err != nil {
 		return fmt.Errorf("--bpe-size: %w", err)
 	}
+	txnBytes, err := parseSize(*maxTxnMem)
+	if err != nil {
+		return fmt.Errorf("--max-txn-memory: %w", err)
+	}
+	budget, err := memoryBudget(*memBudget, poolBytes)
+	if err != nil {
+		return err
+	}
 	if *bpePath == "" {
 		*bpePath = filepath.Join(*datadir, "bpe", "bpe.cache")
 	}
@@ -115,7 +126,12 @@ func run(args []string) error {
 		LogCapacity: logBytes, AsyncCommit: !*syncCommit, TornWriteProtection: *tornWrite, Emulate: *emulate,
 		VolumeIOPS: *iops, VolumeMBps: *mbps, VolumeLatency: *lat, VolumeAtomic: *atomic, DisableDirectIO: *noDirect,
 		BPEPath: *bpePath, BPEBytes: bpeBytes, BPEAdmission: *bpeAdmission,
-		IOLimiter: *ioLimiter, IOCapacity: *ioCapacity, MaxDirtyPct: *maxDirty}
+		IOLimiter: *ioLimiter, IOCapacity: *ioCapacity, MaxDirtyPct: *maxDirty, MaxTxnMemory: txnBytes}
+	if err := memgov.Start(budget); err != nil {
+		return err
+	}
+	defer memgov.Stop()
+	slog.Info("memory budget", "bytes", budget, "machine_bytes", memgov.MachineMemory())
 	// SIGTERM/SIGINT are caught from here on, before the listener can accept
 	// a client: a signal that arrives while the engine opens or the listener
 	// starts still ends in the clean shutdown below, not in a default-action
@@ -181,4 +197,21 @@ func run(args []string) error {
 	}
 	slog.Info("clean shutdown")
 	return nil
+}
+
+// memoryBudget is --memory-budget, or memgov's default (MEM-1) but never
+// less than the buffer pool plus 256 MiB. A given budget must leave 64 MiB
+// beside the pool.
+func memoryBudget(flagValue string, poolBytes int64) (int64, error) {
+	if flagValue == "" {
+		return max(memgov.DefaultBudget(), poolBytes+256<<20), nil
+	}
+	b, err := parseSize(flagValue)
+	if err != nil {
+		return 0, fmt.Errorf("--memory-budget: %w", err)
+	}
+	if b < poolBytes+64<<20 {
+		return 0, fmt.Errorf("--memory-budget %s leaves less than 64 MiB beside the %d-byte buffer pool: raise it or lower --buffer-pool-size", flagValue, poolBytes)
+	}
+	return b, nil
 }

@@ -20,6 +20,8 @@ func TestBadConfigurationIsRefused(t *testing.T) {
 		"unknown profile":  {"--datadir", t.TempDir(), "--emulate-volume", "floppy"},
 		"bad torn mode":    {"--datadir", t.TempDir(), "--torn-write-protection", "maybe"},
 		"atomic w/o emul.": {"--datadir", t.TempDir(), "--volume-atomic"},
+		"budget < pool":    {"--datadir", t.TempDir(), "--buffer-pool-size", "1G", "--memory-budget", "1G"},
+		"bad txn memory":   {"--datadir", t.TempDir(), "--max-txn-memory", "lots"},
 	}
 	for name, args := range cases {
 		err := run(append(args, "--metrics-addr", ""))
@@ -43,4 +45,26 @@ func TestBadConfigurationIsRefused(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "doublewrite") {
 		t.Fatalf("atomic refusal should point to doublewrite: %v", err)
 	}
+}
+
+// A second server on a data directory in use is refused, saying why,
+// and the first keeps its data; after the first stops, the directory opens.
+func TestSecondServerOnDatadirIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	p := startProc(t, dir, freePort(t))
+	if _, err := p.db("").Exec("CREATE DATABASE kept"); err != nil {
+		t.Fatal(err)
+	}
+	err := run([]string{"--datadir", dir, "--port", itoa(freePort(t)), "--metrics-addr", ""})
+	if err == nil || !strings.Contains(err.Error(), "another strata process") {
+		t.Fatalf("second server on %s: %v", dir, err)
+	}
+	t.Log(err)
+	var n int
+	if err := p.db("").QueryRow("SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'kept'").Scan(&n); err != nil || n != 1 {
+		t.Fatalf("first server after the refusal: %d, %v", n, err)
+	}
+	p.stop()
+	p = startProc(t, dir, freePort(t))
+	p.stop()
 }

@@ -17,6 +17,7 @@ import (
 
 	"strata/btree"
 	"strata/engine"
+	"strata/memgov"
 )
 
 // Sessions (SES-n):
@@ -193,6 +194,14 @@ func (s *Session) engineErr(err error) error {
 	return mapEngineErr(err)
 }
 
+// ErrOutOfMemory is MySQL's 1041 for a statement stopped because the
+// server is over its memory budget (memgov MEM-3).
+func ErrOutOfMemory() error {
+	return mysql.NewSQLError(mysql.EROutOfResources, "HY000",
+		"Out of memory: the server is over its memory budget (--memory-budget, %d bytes); the statement was stopped",
+		memgov.Read().Budget)
+}
+
 func mapEngineErr(err error) error {
 	switch {
 	case err == nil:
@@ -201,6 +210,8 @@ func mapEngineErr(err error) error {
 		return mysql.NewSQLError(mysql.ERLockDeadlock, "40001", "Deadlock found when trying to get lock; try restarting transaction")
 	case errors.Is(err, engine.ErrLockWaitTimeout):
 		return mysql.NewSQLError(mysql.ERLockWaitTimeout, "HY000", "Lock wait timeout exceeded; try restarting transaction")
+	case errors.Is(err, memgov.ErrOverBudget): // MEM-3
+		return ErrOutOfMemory()
 	case errors.Is(err, engine.ErrTxnTooLarge):
 		return mysql.NewSQLError(mysql.ERLockTableFull, "HY000",
 			"The transaction is too large for the buffer pool or redo log (%v); commit in smaller batches", err)

@@ -20,6 +20,7 @@ import (
 
 	"strata/btree"
 	"strata/engine"
+	"strata/memgov"
 )
 
 // table is the runtime form of a tableDef, shared by all sessions. DDL
@@ -744,9 +745,15 @@ type rowIter struct {
 	next    int
 	it      *engine.Iterator
 	row     sql.Row
+	reads   uint32
 }
 
 func (ri *rowIter) Next(ctx *sql.Context) (sql.Row, error) {
+	if ri.reads++; ri.reads >= memgov.MinRows && ri.reads%64 == 0 && memgov.Check() != nil {
+		// A statement reading rows may be what holds them (a sort, a
+		// hash join, a buffered result): stop it (memgov MEM-3).
+		return nil, ErrOutOfMemory()
+	}
 	for {
 		if ri.it == nil {
 			if ri.next >= len(ri.part.ranges) {

@@ -105,6 +105,11 @@
 // (SafeStats wraps the statistics provider, whose histogram builder
 // divided by zero).
 //
+// RULE-22 Operators that hold the rows they read (sorts, groupings,
+// windows, DISTINCT, a join's cached or hashed side) check the server's
+// memory budget every 64 rows and stop the statement with 1041 while it is
+// over (memgov MEM-3), rather than growing until the process is killed.
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -145,6 +150,7 @@ const (
 	primaryPrefixID
 	selfInsertID
 	unsupportedCharsetsID
+	memoryChecksID
 )
 
 var once sync.Once
@@ -191,7 +197,8 @@ func Install() {
 			analyzer.Rule{Id: ignoreBinaryValuesID, Apply: ignoreBinaryValues},
 			analyzer.Rule{Id: primaryPrefixID, Apply: primaryPrefix},
 			analyzer.Rule{Id: selfInsertID, Apply: selfInsert},
-			analyzer.Rule{Id: unsupportedCharsetsID, Apply: unsupportedCharsets})
+			analyzer.Rule{Id: unsupportedCharsetsID, Apply: unsupportedCharsets},
+			analyzer.Rule{Id: memoryChecksID, Apply: memoryChecks})
 		// RULE-11: SHOW CREATE TABLE's column definitions.
 		sql.GlobalSchemaFormatter = schemaFormatter{sql.GlobalSchemaFormatter}
 		// RULE-6: the server's collations start as MySQL 8's.

@@ -11,6 +11,8 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/rowexec"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/vitess/go/mysql"
+
+	"strata/memgov"
 )
 
 // MaterializeLimit bounds the bytes RULE-19 keeps in memory for one
@@ -119,6 +121,9 @@ func (m *materialized) RowIter(ctx *sql.Context, r sql.Row) (sql.RowIter, error)
 		}
 		if err != nil {
 			return nil, err
+		}
+		if len(rows) >= memgov.MinRows && len(rows)%64 == 0 && memgov.Check() != nil { // RULE-22
+			return nil, ErrOutOfMemory()
 		}
 		size += rowSize(row)
 		if limit := MaterializeLimit.Load(); size > limit {

@@ -56,6 +56,7 @@ func New(db *engine.DB, cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("sql catalog: %w", err)
 	}
 	rules.Install()
+	rules.ErrOutOfMemory = backend.ErrOutOfMemory
 	e := sqle.NewDefault(b)
 	e.Analyzer.Catalog.StatsProvider = rules.SafeStats(e.Analyzer.Catalog.StatsProvider) // RULE-21
 	for _, f := range rules.Functions() {                                                // FUNC-1: where the name is free
@@ -248,5 +249,6 @@ func status(b *backend.Backend) map[string]int64 {
 	m["Strata_fast_path_selects"] = int64(b.FastSelects())
 	m["Strata_fast_path_writes"] = int64(b.FastWrites())
 	m["Strata_fast_path_transaction_statements"] = int64(b.FastTxControl())
+	m["Memory_used"] = m["Strata_memory_used_bytes"] // MariaDB's name for it
 	return m
 }
