@@ -75,3 +75,7 @@ func (db *DB) memberStats() []volume.MeteredStats {
 	}
 	return out
 }
+
+// Dir is the base directory the engine was opened with ("" for injected
+// volumes without one).
+func (db *DB) Dir() string { return db.opts.Dir }

@@ -160,7 +160,14 @@ func (tx *Tx) Writes() int { return tx.ws.Len() }
 
 // Commit applies the write set atomically and, unless AsyncCommit, waits
 // for it to be durable (EN-1, EN-2). On error nothing was applied.
-func (tx *Tx) Commit() error {
+func (tx *Tx) Commit() error { return tx.commit(tx.db.opts.AsyncCommit) }
+
+// CommitDurable is Commit that waits for durability even under
+// AsyncCommit (for changes acknowledged as durable whatever the server's
+// commit mode, such as accounts and grants).
+func (tx *Tx) CommitDurable() error { return tx.commit(false) }
+
+func (tx *Tx) commit(async bool) error {
 	if tx.done {
 		return ErrTxnDone
 	}
@@ -183,7 +190,7 @@ func (tx *Tx) Commit() error {
 		return err
 	}
 	tx.db.commits.Add(1)
-	if tx.db.opts.AsyncCommit {
+	if async {
 		return nil
 	}
 	return tx.db.log.WaitDurable(end)

@@ -209,12 +209,12 @@ start_strata() {
 	mkdir -p "$WORK/strata-data" "$STRATA_CWD"
 	[[ -n ${PORT[strata]:-} ]] || PORT[strata]=$(free_port)
 	for ((try = 0; try < 5; try++)); do
-		from=$(($(wc -l <"$WORK/strata.log" 2>/dev/null || echo 0) + 1))
+		from=$(($( { wc -l <"$WORK/strata.log"; } 2>/dev/null || echo 0) + 1))
 		# Run from a directory of our own: SELECT ... INTO OUTFILE 'x' writes
 		# relative to the server's working directory. mariadb-test cases name
 		# files relative to the data directory (../../tmp/x), hence var/strata.1/data.
 		(cd "$STRATA_CWD" && exec "$STRATA_BIN" --datadir "$WORK/strata-data" --port "${PORT[strata]}" \
-			--metrics-addr "" --sync-commit=false) >>"$WORK/strata.log" 2>&1 &
+			--metrics-addr "" --sync-commit=false "${STRATA_OPTS[@]}") >>"$WORK/strata.log" 2>&1 &
 		PID[strata]=$!
 		wait_up strata && break
 		bound_elsewhere strata "$from" || die "strata did not start (log above)"
@@ -230,6 +230,7 @@ start_strata() {
 # Server settings per suite: those the suite's own CI gives its server
 # (MariaDB as options; strata, which takes no such options, as SET GLOBAL).
 MARIADB_OPTS=()
+STRATA_OPTS=()
 STRATA_INIT_SQL=
 MARIADB_DATADIR=
 STRATA_CWD=$WORK/var/strata.1/data
@@ -246,7 +247,7 @@ start_mariadb() {
 	[[ -n ${PORT[mariadb]:-} ]] || PORT[mariadb]=$(free_port)
 	local from try
 	for ((try = 0; try < 5; try++)); do
-		from=$(($(wc -l <"$WORK/mariadb.log" 2>/dev/null || echo 0) + 1))
+		from=$(($( { wc -l <"$WORK/mariadb.log"; } 2>/dev/null || echo 0) + 1))
 		mariadbd --no-defaults --datadir="$d" --port="${PORT[mariadb]}" --socket="$d/sock" \
 			--bind-address=127.0.0.1 --user="$(id -un)" --pid-file="$d/mariadbd.pid" \
 			"${MARIADB_OPTS[@]}" >>"$WORK/mariadb.log" 2>&1 &
@@ -642,6 +643,7 @@ suite_mariadb_test() {
 		--histogram-type=json_hb --open-files-limit=1024 --innodb-buffer-pool-size=64M
 		--innodb-log-file-size=64M --innodb-flush-log-at-trx-commit=2 --log-basename=mysqld
 		--max-connections=200)
+	STRATA_OPTS=(--secure-file-priv "$WORK/var")
 	local cases=() c s
 	mapfile -t cases < <(mt_list_cases "$SUITE_DIR")
 	((${#cases[@]})) || die "no cases match"

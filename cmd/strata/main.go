@@ -27,6 +27,7 @@ import (
 	"strata/engine"
 	"strata/memgov"
 	"strata/metrics"
+	"strata/mysql/auth"
 	"strata/mysql/server"
 )
 
@@ -88,6 +89,9 @@ func run(args []string) error {
 	ioLimiter := fs.String("io-limiter", "auto", "background page writes: auto (paced against foreground read latency), off (flush in bursts) or a fixed page-write rate per second")
 	ioCapacity := fs.Int("io-capacity", 0, "data volumes' page writes per second the auto limiter may use (0: from --emulate-volume, else 3000)")
 	maxDirty := fs.Int("max-dirty-pct", 50, "dirty-page percentage at which background flushing runs at its full rate")
+	rootPassword := fs.String("root-password", os.Getenv("STRATA_ROOT_PASSWORD"), "root@localhost's password, set at first start (default $STRATA_ROOT_PASSWORD; empty only on a loopback --bind-address)")
+	secureFiles := fs.String("secure-file-priv", "", "the only directory LOAD_FILE, LOAD DATA INFILE and INTO OUTFILE may use (default DATADIR/files)")
+	skipGrants := fs.Bool("skip-grant-tables", false, "accept every connection with every privilege (emergencies only; loopback only)")
 	memBudget := fs.String("memory-budget", "", "the process's memory, buffer pool included; statements that would pass it fail with 1041 (default: 3/4 of the machine's or cgroup's memory)")
 	maxTxnMem := fs.String("max-txn-memory", "0", "one transaction's changes and row locks; past it 1206 (0: the redo log capacity)")
 	if err := fs.Parse(args); err != nil {
@@ -148,7 +152,8 @@ func run(args []string) error {
 		"torn_write_protection", st.TornWriteProtection, "recovered_records", st.RecoveredRecords,
 		"open_time", time.Since(start).Round(time.Millisecond))
 	srvAddr := net.JoinHostPort(*bind, strconv.Itoa(*port))
-	sqlSrv, err := server.New(db, server.Config{Addr: srvAddr})
+	sqlSrv, err := server.New(db, server.Config{Addr: srvAddr,
+		Auth: auth.Config{BindAddress: *bind, RootPassword: *rootPassword, SkipGrantTables: *skipGrants, SecureFilePriv: *secureFiles}})
 	if err != nil {
 		db.Close()
 		return fmt.Errorf("mysql listener %s: %w", srvAddr, err)

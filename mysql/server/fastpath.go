@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/mysql_db"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
@@ -20,6 +21,7 @@ import (
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 	"github.com/shopspring/decimal"
 
+	"strata/mysql/auth"
 	"strata/mysql/backend"
 	"strata/mysql/rules"
 )
@@ -60,8 +62,9 @@ import (
 // Not done here: fast-path statements do not appear in the process list
 // (SHOW PROCESSLIST, KILL QUERY) nor in Questions/Com_* counters.
 //
-// It does not check privileges: strata runs without user accounts (root,
-// empty password). Enabling accounts must add privilege checks here.
+// Privileges: a statement is taken only when the session holds its
+// privileges on the table and, for writes, read_only is off (auth AUTH-5);
+// otherwise go-mysql-server runs and checks it.
 
 const (
 	ident = "`?(\\w+)`?"
@@ -125,12 +128,24 @@ type setClause struct {
 
 type fastPath struct {
 	b      *backend.Backend
+	grants *mysql_db.MySQLDb // AUTH-5
 	mu     sync.RWMutex
 	shapes map[string]*shape // by statement text; nil: not a fast-path shape
 }
 
-func newFastPath(b *backend.Backend) *fastPath {
-	return &fastPath{b: b, shapes: map[string]*shape{}}
+func newFastPath(b *backend.Backend, grants *mysql_db.MySQLDb) *fastPath {
+	return &fastPath{b: b, grants: grants, shapes: map[string]*shape{}}
+}
+
+// privileges are what a statement of kind k needs on its table (AUTH-5:
+// never less than go-mysql-server asks; a missing one sends the statement
+// to its path). UPDATE and DELETE read the key column, hence SELECT.
+var privileges = map[kind][]auth.Privilege{
+	pointSelect:  {auth.Select},
+	rangeSelect:  {auth.Select},
+	updateByKey:  {auth.Update, auth.Select},
+	deleteByKey:  {auth.Delete, auth.Select},
+	insertValues: {auth.Insert},
 }
 
 func (fp *fastPath) shape(query string) *shape {
@@ -310,6 +325,9 @@ func (fp *fastPath) execute(goctx context.Context, c *mysql.Conn, prepare *mysql
 	}
 	if !ok {
 		return nil, false, nil
+	}
+	if !auth.FastPathAllowed(ctx, fp.grants, s.GetCurrentDatabase(), sh.table, sh.kind != pointSelect && sh.kind != rangeSelect, privileges[sh.kind]...) {
+		return nil, false, nil // AUTH-5
 	}
 	switch sh.kind {
 	case pointSelect:

@@ -314,7 +314,7 @@ var errorRules = []errorRule{
 	{1105, regexp.MustCompile(`^stored procedure "(.*)" does not exist`), 1305, "42000", "PROCEDURE $1 does not exist"},
 	{1105, regexp.MustCompile(`^stored procedure "(.*)" already exists`), 1304, "42000", "PROCEDURE $1 already exists"},
 	{1105, regexp.MustCompile(`^function: '(.*)' not found`), 1305, "42000", "FUNCTION $1 does not exist"},
-	{1105, regexp.MustCompile(`^tables cannot be created on database`), 1235, "42000",
+	{1105, regexp.MustCompile(`^(?:tables cannot be created on database|(?:table|database) does not support FULLTEXT indexes)`), 1235, "42000",
 		"This version of Strata doesn't yet support 'FULLTEXT indexes'"},
 	{1105, regexp.MustCompile(`^error: table is not primary key alterable`), 1235, "42000",
 		"This version of Strata doesn't yet support 'changing the primary key'"},
@@ -493,7 +493,7 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 		h.done(c, err)
 		return err
 	}
-	err := unknownVariable(query, h.mapError(c, h.Handler.ComQuery(ctx, c, query, h.spool(c, query, cb))))
+	err := statementErrors(query, h.mapError(c, h.Handler.ComQuery(ctx, c, query, h.spool(c, query, cb))))
 	h.done(c, err)
 	return err
 }
@@ -570,6 +570,71 @@ var doRE = regexp.MustCompile(`(?is)^\s*DO\s+(.+?)\s*;?\s*$`)
 
 var setStmtRE = regexp.MustCompile(`(?i)^\s*SET\s`)
 
+// statementErrors rewords the errors whose MySQL form depends on the
+// statement's text.
+func statementErrors(query string, err error) error {
+	return privilegeWording(query, unknownVariable(query, err))
+}
+
+var (
+	tableDeniedRE   = regexp.MustCompile(`^Access denied for user (.*) to table '(.*)'$`)
+	dbDeniedRE      = regexp.MustCompile(`^Access denied for user (.*) to database '(.*)'$`)
+	commandDeniedRE = regexp.MustCompile(`^command denied to user (.*)$`)
+	firstWordRE     = regexp.MustCompile(`^\s*(?:/\*.*?\*/\s*)*([A-Za-z]+)`)
+)
+
+const erTableAccessDenied = 1142 // ER_TABLEACCESS_DENIED_ERROR
+
+// privilegeWording gives go-mysql-server's privilege refusals (1105)
+// MySQL's codes: a table 1142 ("SELECT command denied to user 'u'@'h' for
+// table 't'", the command being the statement's), a database 1044, any
+// other 1227.
+func privilegeWording(query string, err error) error {
+	var se *mysql.SQLError
+	if err == nil || !errors.As(err, &se) || se.Num != mysql.ERUnknownError {
+		return err
+	}
+	if m := tableDeniedRE.FindStringSubmatch(se.Message); m != nil {
+		verb := "SELECT"
+		if w := firstWordRE.FindStringSubmatch(query); w != nil {
+			switch v := strings.ToUpper(w[1]); v {
+			case "INSERT", "UPDATE", "DELETE", "REPLACE", "DROP", "ALTER", "CREATE", "TRUNCATE", "LOCK":
+				verb = v
+			}
+		}
+		return mysql.NewSQLError(erTableAccessDenied, "42000", "%s command denied to user %s for table '%s'", verb, m[1], m[2])
+	}
+	if m := dbDeniedRE.FindStringSubmatch(se.Message); m != nil {
+		return mysql.NewSQLError(mysql.ERDBAccessDenied, "42000", "Access denied for user %s to database '%s'", m[1], m[2])
+	}
+	if m := commandDeniedRE.FindStringSubmatch(se.Message); m != nil {
+		if d := databaseOfStatementRE.FindStringSubmatch(query); d != nil {
+			return mysql.NewSQLError(mysql.ERDBAccessDenied, "42000", "Access denied for user %s to database '%s'", m[1], strings.ReplaceAll(d[1], "`", ""))
+		}
+		if userStatementRE.MatchString(query) {
+			return mysql.NewSQLError(mysql.ERSpecifiedAccessDenied, "42000", "Access denied; you need (at least one of) the CREATE USER privilege(s) for this operation")
+		}
+		if t := tableOfStatementRE.FindStringSubmatch(query); t != nil && !notATableRE.MatchString(t[2]) {
+			verb := strings.ToUpper(t[1])
+			name := strings.ReplaceAll(t[2], "`", "")
+			if i := strings.LastIndexByte(name, '.'); i >= 0 {
+				name = name[i+1:]
+			}
+			return mysql.NewSQLError(erTableAccessDenied, "42000", "%s command denied to user %s for table '%s'", verb, m[1], name)
+		}
+		return mysql.NewSQLError(mysql.ERSpecifiedAccessDenied, "42000", "Access denied; you need (at least one of) the required privilege(s) for this operation")
+	}
+	return err
+}
+
+var (
+	tableOfStatementRE = regexp.MustCompile("(?is)^\\s*(UPDATE|DELETE|REPLACE|INSERT|DROP|ALTER|TRUNCATE|CREATE)\\s+" +
+		"(?:(?:LOW_PRIORITY|IGNORE|QUICK|TEMPORARY|TABLE|FROM|INTO|IF\\s+NOT\\s+EXISTS|IF\\s+EXISTS)\\s+)*([`\\w.$]+)")
+	databaseOfStatementRE = regexp.MustCompile("(?is)^\\s*(?:CREATE|DROP|ALTER)\\s+(?:DATABASE|SCHEMA)\\s+(?:IF\\s+(?:NOT\\s+)?EXISTS\\s+)?([`\\w$]+)")
+	userStatementRE       = regexp.MustCompile("(?is)^\\s*(?:CREATE|DROP|RENAME|ALTER)\\s+(?:USER|ROLE)\\b")
+	notATableRE           = regexp.MustCompile("(?i)^(?:INDEX|UNIQUE|FULLTEXT|SPATIAL|VIEW|USER|ROLE|DATABASE|SCHEMA|PROCEDURE|FUNCTION|TRIGGER|EVENT|DEFINER.*|OR|ALGORITHM.*|SQL)$")
+)
+
 // unknownVariable: in a SET statement, go-mysql-server reports an unknown
 // variable as an unknown column (1054); MySQL says 1193.
 func unknownVariable(query string, err error) error {
@@ -599,7 +664,7 @@ func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 		}
 	}
 	rest, err := h.Handler.ComMultiQuery(ctx, c, query, h.spool(c, query, cb))
-	err = unknownVariable(query, h.mapError(c, err))
+	err = statementErrors(query, h.mapError(c, err))
 	h.done(c, err)
 	return rest, err
 }
@@ -613,7 +678,7 @@ func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 	}
 	f, err := h.Handler.ComPrepare(ctx, c, query, p)
 	fixFields(&sqltypes.Result{Fields: f})
-	return f, mapError(err)
+	return f, privilegeWording(query, mapError(err))
 }
 
 func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mysql.PrepareData, cb func(*sqltypes.Result) error) error {
@@ -651,6 +716,7 @@ func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mys
 		res.Info = "" // as in spool
 		return cb(res)
 	}))
+	err = privilegeWording(p.PrepareStmt, err)
 	h.done(c, err)
 	return err
 }

@@ -15,6 +15,8 @@ import (
 	"fmt"
 	"math"
 	"net"
+	"os"
+	"path/filepath"
 	"sync/atomic"
 	"time"
 
@@ -26,6 +28,7 @@ import (
 
 	"strata/engine"
 	"strata/metrics"
+	"strata/mysql/auth"
 	"strata/mysql/backend"
 	"strata/mysql/rules"
 	"strata/page"
@@ -39,6 +42,9 @@ type Config struct {
 	// NoFastPath sends every statement through go-mysql-server (tests and
 	// comparisons).
 	NoFastPath bool
+	// Auth configures accounts (package auth); its BindAddress defaults
+	// to Addr's host.
+	Auth auth.Config
 }
 
 // Server is a running MySQL protocol listener over one engine.
@@ -56,6 +62,7 @@ func New(db *engine.DB, cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("sql catalog: %w", err)
 	}
 	rules.Install()
+	auth.InstallRules()
 	rules.ErrOutOfMemory = backend.ErrOutOfMemory
 	e := sqle.NewDefault(b)
 	e.Analyzer.Catalog.StatsProvider = rules.SafeStats(e.Analyzer.Catalog.StatsProvider) // RULE-21
@@ -63,6 +70,19 @@ func New(db *engine.DB, cfg Config) (*Server, error) {
 		if _, ok := e.Analyzer.Catalog.Function(sql.NewEmptyContext(), f.FunctionName()); !ok {
 			e.Analyzer.Catalog.RegisterFunction(sql.NewEmptyContext(), f)
 		}
+	}
+	if cfg.Auth.SecureFilePriv == "" { // auth AUTH-8's default
+		dir := db.Dir()
+		if dir == "" {
+			dir = os.TempDir()
+		}
+		cfg.Auth.SecureFilePriv = filepath.Join(dir, "files")
+	}
+	if cfg.Auth.BindAddress == "" {
+		cfg.Auth.BindAddress, _, _ = net.SplitHostPort(cfg.Addr)
+	}
+	if err := auth.Setup(e, db, cfg.Auth); err != nil {
+		return nil, err
 	}
 	installStatus(b)
 	installVariables(b)
@@ -74,12 +94,17 @@ func New(db *engine.DB, cfg Config) (*Server, error) {
 	if version == "" {
 		version = "8.0.33-strata"
 	}
-	srv, err := gms.NewServerWithHandler(gms.Config{Protocol: "tcp", Listener: ln, Version: version}, e,
+	gcfg := gms.Config{Protocol: "tcp", Listener: ln, Version: version,
+		ProtocolListenerFactory: func(c gms.Config, lc mysql.ListenerConfig, sel gms.ServerEventListener) (gms.ProtocolListener, error) {
+			lc.AuthServer = auth.WrapAuthServer(lc.AuthServer) // AUTH-6
+			return gms.MySQLProtocolListenerFactory(c, lc, sel)
+		}}
+	srv, err := gms.NewServerWithHandler(gcfg, e,
 		sql.NewContext, b.SessionBuilder(), nil,
 		func(h mysql.Handler) (mysql.Handler, error) {
 			eh := &errorHandler{Handler: h, b: b}
 			if !cfg.NoFastPath {
-				eh.fast = newFastPath(b)
+				eh.fast = newFastPath(b, e.Analyzer.Catalog.MySQLDb)
 			}
 			return eh, nil
 		})
