@@ -28,6 +28,10 @@
 //	     (memgov.ErrOverBudget, MEM-3). A commit of a write set larger than
 //	     a quarter of the redo log would fail anyway (WAL-3); the bound makes
 //	     it fail before the memory is spent.
+//	EN-7 One engine per volume directory: Open takes an exclusive lock in
+//	     each directory it opens volume files in (log, data, BPE; package
+//	     volume's LockDir, which names the holder's pid) before opening
+//	     them, and holds it until Close (or Abandon, as a crash would drop it).
 package engine
 
 import (
@@ -35,6 +39,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -98,19 +103,20 @@ func (db *DB) EstimateEntries(ks *Keyspace) (int64, error) {
 
 // DB is an open engine.
 type DB struct {
-	opts    Options
-	logVol  *volume.Metered
-	dataVol *volume.Metered
-	members []*volume.Metered // each data volume of a stripe (or the one)
-	gov     *iogov.Governor
-	log     *wal.Log
-	store   *pagestore.Store
-	pool    *bufpool.Pool
-	bpe     *bpe.Cache // nil without --bpe-path
-	mtrs    *mtr.Manager
-	alloc   allocator
-	locks   *txn.LockManager
-	dir     btree.Tree
+	opts     Options
+	dirLocks []*volume.DirLock // EN-7
+	logVol   *volume.Metered
+	dataVol  *volume.Metered
+	members  []*volume.Metered // each data volume of a stripe (or the one)
+	gov      *iogov.Governor
+	log      *wal.Log
+	store    *pagestore.Store
+	pool     *bufpool.Pool
+	bpe      *bpe.Cache // nil without --bpe-path
+	mtrs     *mtr.Manager
+	alloc    allocator
+	locks    *txn.LockManager
+	dir      btree.Tree
 
 	ksMu   sync.RWMutex
 	byName map[string]*Keyspace
@@ -132,11 +138,16 @@ func Open(opts Options) (*DB, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
-	logRaw, dataRaw, members, kernelAtomic, err := opts.openVolumes()
+	dirLocks, err := opts.lockDirs()
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{opts: opts, logVol: volume.NewMetered(logRaw), dataVol: volume.NewMetered(dataRaw), members: members,
+	logRaw, dataRaw, members, kernelAtomic, err := opts.openVolumes()
+	if err != nil {
+		unlockDirs(dirLocks)
+		return nil, err
+	}
+	db := &DB{opts: opts, dirLocks: dirLocks, logVol: volume.NewMetered(logRaw), dataVol: volume.NewMetered(dataRaw), members: members,
 		locks: txn.NewLockManager(opts.LockWaitTimeout), stop: make(chan struct{}),
 		byName: map[string]*Keyspace{}, byID: map[uint32]*Keyspace{}}
 	if err := db.open(kernelAtomic); err != nil {
@@ -627,7 +638,49 @@ func (db *DB) closeVolumes() error {
 	if e := db.logVol.Close(); err == nil {
 		err = e
 	}
+	unlockDirs(db.dirLocks)
+	db.dirLocks = nil
 	return err
+}
+
+// lockDirs takes the lock of every volume directory the engine opens
+// files in (EN-7).
+func (o *Options) lockDirs() ([]*volume.DirLock, error) {
+	var dirs []string
+	if o.LogVolume == nil && o.LogDir != "" {
+		dirs = append(dirs, o.LogDir)
+	}
+	if o.DataVolume == nil {
+		dirs = append(dirs, o.DataDirs...)
+	}
+	if o.BPEVolume == nil && o.BPEPath != "" {
+		dirs = append(dirs, filepath.Dir(o.BPEPath))
+	}
+	var held []*volume.DirLock
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			abs = d
+		}
+		if seen[abs] {
+			continue
+		}
+		seen[abs] = true
+		l, err := volume.LockDir(abs)
+		if err != nil {
+			unlockDirs(held)
+			return nil, err
+		}
+		held = append(held, l)
+	}
+	return held, nil
+}
+
+func unlockDirs(ls []*volume.DirLock) {
+	for _, l := range ls {
+		l.Unlock()
+	}
 }
 
 // Abandon stops background work without flushing or checkpointing, as a

@@ -2,7 +2,10 @@ package volume
 
 import (
 	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -23,4 +26,24 @@ func TestFileVolumeExclusive(t *testing.T) {
 		t.Fatalf("open after close: %v", err)
 	}
 	b.Close()
+}
+
+// A directory lock excludes a second holder, names the first one's pid,
+// and is free again after Unlock.
+func TestLockDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "vol")
+	a, err := LockDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = LockDir(dir)
+	if !errors.Is(err, ErrInUse) || !strings.Contains(err.Error(), fmt.Sprintf("pid %d", os.Getpid())) {
+		t.Fatalf("second lock: %v", err)
+	}
+	a.Unlock()
+	b, err := LockDir(dir)
+	if err != nil {
+		t.Fatalf("lock after unlock: %v", err)
+	}
+	b.Unlock()
 }

@@ -91,6 +91,11 @@ func run(args []string) error {
 	maxDirty := fs.Int("max-dirty-pct", 50, "dirty-page percentage at which background flushing runs at its full rate")
 	rootPassword := fs.String("root-password", os.Getenv("STRATA_ROOT_PASSWORD"), "root@localhost's password, set at first start (default $STRATA_ROOT_PASSWORD; empty only on a loopback --bind-address)")
 	secureFiles := fs.String("secure-file-priv", "", "the only directory LOAD_FILE, LOAD DATA INFILE and INTO OUTFILE may use (default DATADIR/files)")
+	sslCert := fs.String("ssl-cert", "", "server certificate (PEM); default DATADIR/server-cert.pem, generated at first start")
+	sslKey := fs.String("ssl-key", "", "server certificate's key (PEM); default DATADIR/server-key.pem")
+	sslCA := fs.String("ssl-ca", "", "CA (PEM) for client certificates, shown in ssl_ca (default DATADIR/ca.pem, which signed the generated certificate)")
+	requireTLS := fs.Bool("require-secure-transport", false, "refuse TCP clients that do not use TLS (error 3159)")
+	tlsMin := fs.String("tls-min-version", "1.2", "lowest TLS version offered: 1.2 or 1.3")
 	skipGrants := fs.Bool("skip-grant-tables", false, "accept every connection with every privilege (emergencies only; loopback only)")
 	memBudget := fs.String("memory-budget", "", "the process's memory, buffer pool included; statements that would pass it fail with 1041 (default: 3/4 of the machine's or cgroup's memory)")
 	maxTxnMem := fs.String("max-txn-memory", "0", "one transaction's changes and row locks; past it 1206 (0: the redo log capacity)")
@@ -151,8 +156,14 @@ func run(args []string) error {
 	slog.Info("engine open", "datadir", *datadir, "buffer_pool_pages", st.Pool.Frames,
 		"torn_write_protection", st.TornWriteProtection, "recovered_records", st.RecoveredRecords,
 		"open_time", time.Since(start).Round(time.Millisecond))
+	tlsCfg, err := auth.LoadTLS(auth.TLSConfig{Dir: *datadir, Cert: *sslCert, Key: *sslKey, CA: *sslCA,
+		MinVersion: *tlsMin, Hosts: []string{*bind}})
+	if err != nil {
+		db.Close()
+		return err
+	}
 	srvAddr := net.JoinHostPort(*bind, strconv.Itoa(*port))
-	sqlSrv, err := server.New(db, server.Config{Addr: srvAddr,
+	sqlSrv, err := server.New(db, server.Config{Addr: srvAddr, TLS: tlsCfg, RequireSecureTransport: *requireTLS,
 		Auth: auth.Config{BindAddress: *bind, RootPassword: *rootPassword, SkipGrantTables: *skipGrants, SecureFilePriv: *secureFiles}})
 	if err != nil {
 		db.Close()

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"strata/volume"
 )
@@ -22,6 +24,9 @@ func TestBadConfigurationIsRefused(t *testing.T) {
 		"atomic w/o emul.": {"--datadir", t.TempDir(), "--volume-atomic"},
 		"budget < pool":    {"--datadir", t.TempDir(), "--buffer-pool-size", "1G", "--memory-budget", "1G"},
 		"bad txn memory":   {"--datadir", t.TempDir(), "--max-txn-memory", "lots"},
+		"cert w/o key":     {"--datadir", t.TempDir(), "--ssl-cert", file},
+		"old TLS":          {"--datadir", t.TempDir(), "--tls-min-version", "1.0"},
+		"cert not PEM":     {"--datadir", t.TempDir(), "--ssl-cert", file, "--ssl-key", file},
 	}
 	for name, args := range cases {
 		err := run(append(args, "--metrics-addr", ""))
@@ -55,9 +60,13 @@ func TestSecondServerOnDatadirIsRefused(t *testing.T) {
 	if _, err := p.db("").Exec("CREATE DATABASE kept"); err != nil {
 		t.Fatal(err)
 	}
+	started := time.Now()
 	err := run([]string{"--datadir", dir, "--port", itoa(freePort(t)), "--metrics-addr", ""})
-	if err == nil || !strings.Contains(err.Error(), "another strata process") {
-		t.Fatalf("second server on %s: %v", dir, err)
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("strata pid %d", p.cmd.Process.Pid)) {
+		t.Fatalf("second server on %s: %v (want the holder's pid %d named)", dir, err, p.cmd.Process.Pid)
+	}
+	if d := time.Since(started); d > time.Second {
+		t.Fatalf("the second server took %v to give up", d)
 	}
 	t.Log(err)
 	var n int

@@ -55,6 +55,9 @@ func sentPassword(data []byte) bool { return len(data) > 0 && !(len(data) == 1 &
 type deniedWording struct{ mysql.AuthMethod }
 
 func (d deniedWording) HandleAuthPluginData(c *mysql.Conn, user string, server, client []byte, addr net.Addr) (mysql.Getter, error) {
+	if err := requireSecure(c); err != nil { // AUTH-10
+		return nil, err
+	}
 	g, err := d.AuthMethod.HandleAuthPluginData(c, user, server, client, addr)
 	var se *mysql.SQLError
 	if err != nil && errors.As(err, &se) && se.Num == mysql.ERAccessDeniedError {
@@ -77,6 +80,9 @@ func (unknownUser) AuthPluginData() ([]byte, error) {
 	}
 	return append(salt, 0), nil
 }
-func (unknownUser) HandleAuthPluginData(_ *mysql.Conn, user string, _, client []byte, addr net.Addr) (mysql.Getter, error) {
+func (unknownUser) HandleAuthPluginData(c *mysql.Conn, user string, _, client []byte, addr net.Addr) (mysql.Getter, error) {
+	if err := requireSecure(c); err != nil { // AUTH-10
+		return nil, err
+	}
 	return nil, accessDenied(user, addr, sentPassword(client))
 }

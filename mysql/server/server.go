@@ -12,6 +12,8 @@
 package server
 
 import (
+	"context"
+	"crypto/tls"
 	"fmt"
 	"math"
 	"net"
@@ -45,6 +47,10 @@ type Config struct {
 	// Auth configures accounts (package auth); its BindAddress defaults
 	// to Addr's host.
 	Auth auth.Config
+	// TLS is offered to clients when set (auth.LoadTLS); with
+	// RequireSecureTransport plaintext TCP logins are refused (AUTH-10).
+	TLS                    *tls.Config
+	RequireSecureTransport bool
 }
 
 // Server is a running MySQL protocol listener over one engine.
@@ -94,13 +100,30 @@ func New(db *engine.DB, cfg Config) (*Server, error) {
 	if version == "" {
 		version = "8.0.33-strata"
 	}
-	gcfg := gms.Config{Protocol: "tcp", Listener: ln, Version: version,
+	if cfg.RequireSecureTransport {
+		if cfg.TLS == nil {
+			ln.Close()
+			return nil, fmt.Errorf("require_secure_transport needs TLS")
+		}
+		if err := sql.SystemVariables.AssignValues(map[string]any{"require_secure_transport": int8(1)}); err != nil {
+			ln.Close()
+			return nil, err
+		}
+	}
+	sessions := b.SessionBuilder()
+	gcfg := gms.Config{Protocol: "tcp", Listener: ln, Version: version, TLSConfig: cfg.TLS,
 		ProtocolListenerFactory: func(c gms.Config, lc mysql.ListenerConfig, sel gms.ServerEventListener) (gms.ProtocolListener, error) {
 			lc.AuthServer = auth.WrapAuthServer(lc.AuthServer) // AUTH-6
 			return gms.MySQLProtocolListenerFactory(c, lc, sel)
 		}}
 	srv, err := gms.NewServerWithHandler(gcfg, e,
-		sql.NewContext, b.SessionBuilder(), nil,
+		sql.NewContext, func(ctx context.Context, c *mysql.Conn, addr string) (sql.Session, error) {
+			s, err := sessions(ctx, c, addr)
+			if err == nil {
+				auth.TLSStatus(sql.NewContext(ctx, sql.WithSession(s)), s, c) // AUTH-9
+			}
+			return s, err
+		}, nil,
 		func(h mysql.Handler) (mysql.Handler, error) {
 			eh := &errorHandler{Handler: h, b: b}
 			if !cfg.NoFastPath {
