@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -487,7 +488,42 @@ func (h *errorHandler) unknownThread(query string) error {
 	return mysql.NewSQLError(1094, "HY000", "Unknown thread id: %s", m[1])
 }
 
+// packetLimit is MySQL's 1153 for a statement longer than
+// max_allowed_packet (the wire library reads packets of any size).
+func packetLimit(n int) error {
+	if max, ok := globalInt("max_allowed_packet"); ok && int64(n) > max {
+		return mysql.NewSQLError(mysql.ERNetPacketTooLarge, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes")
+	}
+	return nil
+}
+
+// globalInt reads an integer system variable's global value.
+func globalInt(name string) (int64, bool) {
+	_, v, ok := sql.SystemVariables.GetGlobal(name)
+	if !ok {
+		return 0, false
+	}
+	switch v := v.(type) {
+	case int64:
+		return v, true
+	case uint64:
+		return int64(min(v, math.MaxInt64)), true
+	case int32:
+		return int64(v), true
+	case uint32:
+		return int64(v), true
+	case int8:
+		return int64(v), true
+	case int:
+		return int64(v), true
+	}
+	return 0, false
+}
+
 func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) error {
+	if err := packetLimit(len(query)); err != nil {
+		return err
+	}
 	query = h.rewrite(c, query)
 	if ok, err := h.intercept(ctx, c, query, cb, false); ok {
 		h.done(c, err)
@@ -647,6 +683,9 @@ func unknownVariable(query string, err error) error {
 }
 
 func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (string, error) {
+	if err := packetLimit(len(query)); err != nil {
+		return "", err
+	}
 	query = h.rewrite(c, query)
 	// The mariadb client sends every statement this way: the statements
 	// strata answers itself are recognized in the first one (split only
@@ -671,6 +710,9 @@ func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 
 func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, p *mysql.PrepareData) ([]*querypb.Field, error) {
 	if err := placeholderLimit(query); err != nil {
+		return nil, err
+	}
+	if err := packetLimit(len(query)); err != nil {
 		return nil, err
 	}
 	if q := h.rewrite(c, query); q != query {

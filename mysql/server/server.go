@@ -100,6 +100,10 @@ func New(db *engine.DB, cfg Config) (*Server, error) {
 	if version == "" {
 		version = "8.0.33-strata"
 	}
+	if err := serverVariables(db, ln, cfg.Auth.BindAddress, version); err != nil {
+		ln.Close()
+		return nil, err
+	}
 	if cfg.RequireSecureTransport {
 		if cfg.TLS == nil {
 			ln.Close()
@@ -111,7 +115,7 @@ func New(db *engine.DB, cfg Config) (*Server, error) {
 		}
 	}
 	sessions := b.SessionBuilder()
-	gcfg := gms.Config{Protocol: "tcp", Listener: ln, Version: version, TLSConfig: cfg.TLS,
+	gcfg := gms.Config{Protocol: "tcp", Listener: &connLimit{Listener: ln}, Version: version, TLSConfig: cfg.TLS,
 		ProtocolListenerFactory: func(c gms.Config, lc mysql.ListenerConfig, sel gms.ServerEventListener) (gms.ProtocolListener, error) {
 			lc.AuthServer = auth.WrapAuthServer(lc.AuthServer) // AUTH-6
 			return gms.MySQLProtocolListenerFactory(c, lc, sel)
@@ -136,6 +140,30 @@ func New(db *engine.DB, cfg Config) (*Server, error) {
 		return nil, err
 	}
 	return &Server{Backend: b, srv: srv, ln: ln}, nil
+}
+
+// started is when the server started (Uptime).
+var started atomic.Int64
+
+// serverVariables makes the variables that describe the server say what
+// it is: its port and address, data directory, version (the handshake's
+// string), host name, no socket; max_allowed_packet starts at MySQL 8's
+// 64 MiB (go-mysql-server's 1 GiB let one statement take that much).
+func serverVariables(db *engine.DB, ln net.Listener, bind, version string) error {
+	started.Store(time.Now().Unix())
+	port := int64(ln.Addr().(*net.TCPAddr).Port)
+	datadir := db.Dir()
+	if datadir != "" {
+		if abs, err := filepath.Abs(datadir); err == nil {
+			datadir = abs + string(filepath.Separator)
+		}
+	}
+	host, _ := os.Hostname()
+	return sql.SystemVariables.AssignValues(map[string]any{
+		"port": port, "bind_address": bind, "datadir": datadir, "version": version,
+		"version_comment": "Strata", "hostname": host, "socket": "", "max_allowed_packet": int64(64 << 20),
+		"tmpdir": os.TempDir(),
+	})
 }
 
 // Addr is the address the listener is bound to.
@@ -177,6 +205,9 @@ func (r *statusRegistry) NewGlobalMap() map[string]sql.StatusVarValue {
 	}
 	for name, v := range status(b) {
 		m[name] = &constStatus{name: name, val: v}
+	}
+	if t := started.Load(); t != 0 {
+		m["Uptime"] = &constStatus{name: "Uptime", val: time.Now().Unix() - t}
 	}
 	pool, bpeRatio := metrics.HitRatios(b.Engine().Stats())
 	m["Strata_pool_hit_ratio"] = &constStatus{name: "Strata_pool_hit_ratio", val: pool}
