@@ -488,6 +488,16 @@ func (h *errorHandler) unknownThread(query string) error {
 	return mysql.NewSQLError(1094, "HY000", "Unknown thread id: %s", m[1])
 }
 
+// ComInitDB (COM_INIT_DB and the handshake's database) refuses a
+// database the user holds nothing in with 1044, as MySQL.
+func (h *errorHandler) ComInitDB(c *mysql.Conn, schemaName string) error {
+	err := h.Handler.ComInitDB(c, schemaName)
+	if err != nil {
+		err = privilegeWording("USE "+schemaName, mapError(sql.CastSQLError(err)))
+	}
+	return err
+}
+
 // packetLimit is MySQL's 1153 for a statement longer than
 // max_allowed_packet (the wire library reads packets of any size).
 func packetLimit(n int) error {
