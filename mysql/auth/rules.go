@@ -1,6 +1,8 @@
 package auth
 
 import (
+	"io"
+	"strings"
 	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -9,6 +11,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/expression/function"
 	"github.com/dolthub/go-mysql-server/sql/mysql_db"
 	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/rowexec"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
@@ -21,7 +24,18 @@ import (
 // as MySQL answers); LOAD_FILE() without FILE is NULL, as in MySQL. The
 // files they may touch are further confined to secure_file_priv.
 
-const privilegesRuleID analyzer.RuleId = 10_500
+// AUTH-11 SHOW DATABASES does not list `mysql`, as information_schema
+// .SCHEMATA already does not: its tables are go-mysql-server's grant
+// tables, not MariaDB's or MySQL's, so a logical dump of them
+// (`mariadb-dump --all-databases` dumps every listed database, and
+// insists on mysql.general_log and slow_log that do not exist here) could
+// not be restored into either server. The schema stays reachable by name
+// (mysql.user, SHOW GRANTS); accounts move with the data volume.
+
+const (
+	privilegesRuleID analyzer.RuleId = 10_500 + iota
+	hideGrantSchemaID
+)
 
 var once sync.Once
 
@@ -30,6 +44,7 @@ var once sync.Once
 func InstallRules() {
 	once.Do(func() {
 		analyzer.OnceBeforeDefault = append([]analyzer.Rule{{Id: privilegesRuleID, Apply: privileges}}, analyzer.OnceBeforeDefault...)
+		analyzer.OnceAfterAll = append([]analyzer.Rule{{Id: hideGrantSchemaID, Apply: hideGrantSchema}}, analyzer.OnceAfterAll...)
 	})
 }
 
@@ -109,4 +124,48 @@ func fileDenied(ctx *sql.Context, mdb *mysql_db.MySQLDb) error {
 func globalScope(s sql.SystemVariableScope) bool {
 	ms, ok := s.(*sql.MysqlScope)
 	return !ok || ms.Type != sql.SystemVariableScope_Session
+}
+
+// hideGrantSchema drops `mysql` from SHOW DATABASES (AUTH-11).
+func hideGrantSchema(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		sd, ok := n.(*plan.ShowDatabases)
+		if !ok {
+			return n, transform.SameTree, nil
+		}
+		return &withoutGrantSchema{ShowDatabases: sd}, transform.NewTree, nil
+	})
+}
+
+type withoutGrantSchema struct{ *plan.ShowDatabases }
+
+var _ sql.ExecSourceRel = (*withoutGrantSchema)(nil)
+
+func (w *withoutGrantSchema) WithChildren(children ...sql.Node) (sql.Node, error) {
+	if len(children) != 0 {
+		return nil, sql.ErrInvalidChildrenNumber.New(w, len(children), 0)
+	}
+	return w, nil
+}
+
+func (w *withoutGrantSchema) RowIter(ctx *sql.Context, r sql.Row) (sql.RowIter, error) {
+	it, err := rowexec.DefaultBuilder.Build(ctx, w.ShowDatabases, r)
+	if err != nil {
+		return nil, err
+	}
+	defer it.Close(ctx)
+	var rows []sql.Row
+	for {
+		row, err := it.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if name, _ := row[0].(string); !strings.EqualFold(name, "mysql") {
+			rows = append(rows, row)
+		}
+	}
+	return sql.RowsToRowIter(rows...), nil
 }

@@ -3,7 +3,15 @@ package backend_test
 import (
 	"bufio"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"math/big"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,6 +22,7 @@ import (
 	"github.com/dolthub/go-mysql-server/enginetest/queries"
 	"github.com/dolthub/go-mysql-server/enginetest/scriptgen/setup"
 	"github.com/dolthub/go-mysql-server/memory"
+	"github.com/dolthub/go-mysql-server/server"
 	"github.com/dolthub/go-mysql-server/sql"
 
 	"strata/engine"
@@ -39,9 +48,11 @@ var _ enginetest.IndexHarness = (*harness)(nil)
 var _ enginetest.KeylessTableHarness = (*harness)(nil)
 var _ enginetest.TransactionHarness = (*harness)(nil)
 
-func newHarness(t *testing.T) *harness {
+func newHarness(t *testing.T) *harness { return newHarnessAt(t, "testdata/enginetest_skips.txt") }
+
+func newHarnessAt(t *testing.T, skipList string) *harness {
 	h := &harness{t: t, skips: map[string]bool{}}
-	f, err := os.Open("testdata/enginetest_skips.txt")
+	f, err := os.Open(skipList)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,3 +199,68 @@ func (h *harness) record(ok bool, name string) {
 		}
 	}
 }
+
+var _ enginetest.ClientHarness = (*harness)(nil)
+
+// NewContextWithClient implements enginetest.ClientHarness: a session of
+// the given user (the privilege suites).
+func (h *harness) NewContextWithClient(client sql.Client) *sql.Context {
+	h.session = h.provider().NewSession(sql.NewBaseSessionWithClientServer("address", client, 1))
+	return sql.NewContext(context.Background(), sql.WithSession(h.session))
+}
+
+// The privilege suites (accounts are mysql/auth's; these check that the
+// backend's sessions and catalog keep go-mysql-server's grant checks).
+func TestEngineUserPrivileges(t *testing.T) { enginetest.TestUserPrivileges(t, newHarness(t)) }
+func TestEnginePrivilegePersistence(t *testing.T) {
+	enginetest.TestPrivilegePersistence(t, newHarness(t))
+}
+
+// TestEngineUserAuthentication runs go-mysql-server's server login tests,
+// which read their TLS certificate from ./testdata/selfsigned_*.pem: they
+// run in a directory holding a certificate generated here.
+func TestEngineUserAuthentication(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "testdata"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeSelfSigned(t, filepath.Join(dir, "testdata", "selfsigned_cert.pem"), filepath.Join(dir, "testdata", "selfsigned_key.pem"))
+	wd, _ := os.Getwd()
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	h := newHarnessAt(t, filepath.Join(wd, "testdata", "enginetest_skips.txt"))
+	enginetest.TestUserAuthentication(t, h)
+}
+
+func writeSelfSigned(t *testing.T, certPath, keyPath string) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "localhost"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
+		DNSNames: []string{"localhost"}, KeyUsage: x509.KeyUsageDigitalSignature,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kder, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(certPath, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keyPath, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: kder}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+var _ enginetest.ServerHarness = (*harness)(nil)
+
+// SessionBuilder implements enginetest.ServerHarness: the backend's own,
+// as the server uses it.
+func (h *harness) SessionBuilder() server.SessionBuilder { return h.provider().SessionBuilder() }

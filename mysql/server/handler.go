@@ -313,6 +313,7 @@ var errorRules = []errorRule{
 	{1105, regexp.MustCompile(`^syntax error at position \d+ near '(?i:(check|checksum|optimize|repair))'$`), 1235, "42000",
 		"This version of Strata doesn't yet support '${1} TABLE'"},
 	{1105, regexp.MustCompile(`^stored procedure "(.*)" does not exist`), 1305, "42000", "PROCEDURE $1 does not exist"},
+	{1105, regexp.MustCompile(`^Event '(.*)' does not exist$`), 1539, "HY000", "Unknown event '$1'"},
 	{1105, regexp.MustCompile(`^stored procedure "(.*)" already exists`), 1304, "42000", "PROCEDURE $1 already exists"},
 	{1105, regexp.MustCompile(`^function: '(.*)' not found`), 1305, "42000", "FUNCTION $1 does not exist"},
 	{1105, regexp.MustCompile(`^(?:tables cannot be created on database|(?:table|database) does not support FULLTEXT indexes)`), 1235, "42000",
