@@ -96,6 +96,25 @@ func TestAccountsAndPrivileges(t *testing.T) {
 			t.Fatalf("LOAD_FILE without FILE: %v, %v", f, err)
 		}
 	}
+	// Anyone may see their own grants; nobody may kill another's thread.
+	app := userDB(t, p, "app", "pw", "d", true)
+	var grant string
+	if err := app.QueryRow("SHOW GRANTS").Scan(&grant); err != nil || !strings.Contains(grant, "`app`@`%`") {
+		t.Fatalf("SHOW GRANTS of oneself: %q, %v", grant, err)
+	}
+	rootConn, err := root.Conn(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rootID int
+	if err := rootConn.QueryRowContext(t.Context(), "SELECT CONNECTION_ID()").Scan(&rootID); err != nil {
+		t.Fatal(err)
+	}
+	_, err = app.Exec(fmt.Sprintf("KILL %d", rootID))
+	wantCode(t, "KILL of root's connection", err, 1095)
+	rootConn.Close()
+
+	var stmt *sql.Stmt
 	// Root has FILE, but the file is outside secure_file_priv.
 	var f sql.NullString
 	if err := root.QueryRow("SELECT LOAD_FILE('/etc/hostname')").Scan(&f); err != nil || f.Valid {
@@ -108,9 +127,9 @@ func TestAccountsAndPrivileges(t *testing.T) {
 
 	// The fast path serves a granted user's prepared statement, and a
 	// REVOKE applies to its next execution.
-	app := userDB(t, p, "app", "pw", "d", false)
+	app = userDB(t, p, "app", "pw", "d", false)
 	app.SetMaxOpenConns(1)
-	stmt, err := app.Prepare("SELECT v FROM t WHERE id = ?")
+	stmt, err = app.Prepare("SELECT v FROM t WHERE id = ?")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/mysql_db"
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/sqltypes"
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
@@ -28,6 +29,7 @@ type errorHandler struct {
 	b        *backend.Backend
 	fast     *fastPath // nil: every statement goes to go-mysql-server
 	sessions sync.Map  // connection id -> *backend.Session, read without a lock
+	grants   *mysql_db.MySQLDb
 }
 
 // session is c's backend session (nil before go-mysql-server made it).
@@ -547,12 +549,13 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 
 // mayIntercept is a cheap test for the statements intercept answers.
 func mayIntercept(query string) bool {
-	return startsWithWord(query, "do", "kill", "check", "checksum", "optimize", "repair") || containsFold(query, "default")
+	return startsWithWord(query, "do", "kill", "check", "checksum", "optimize", "repair", "show") || containsFold(query, "default")
 }
 
 // intercept answers the statements strata handles before (or instead of)
 // go-mysql-server: DEFAULT(col) refused, KILL of an unknown thread, the
-// table maintenance statements (admin.go) and DO. more is the result's
+// table maintenance statements (admin.go), SHOW GRANTS of oneself
+// (grants.go) and DO. more is the result's
 // more-results flag (a multi-statement query with statements left).
 func (h *errorHandler) intercept(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn, more bool) (bool, error) {
 	if usesDefaultFunction(query) {
@@ -560,6 +563,13 @@ func (h *errorHandler) intercept(ctx context.Context, c *mysql.Conn, query strin
 	}
 	if err := h.unknownThread(query); err != nil {
 		return true, err
+	}
+	if res, ok, err := h.ownGrants(ctx, c, query); ok {
+		if err == nil {
+			h.setStatus(c)
+			err = cb(res, more)
+		}
+		return true, h.mapError(c, err)
 	}
 	if res, ok, err := h.admin(ctx, c, query); ok {
 		if err == nil {
@@ -655,6 +665,9 @@ func privilegeWording(query string, err error) error {
 		return mysql.NewSQLError(mysql.ERDBAccessDenied, "42000", "Access denied for user %s to database '%s'", m[1], m[2])
 	}
 	if m := commandDeniedRE.FindStringSubmatch(se.Message); m != nil {
+		if k := killRE.FindStringSubmatch(query); k != nil {
+			return mysql.NewSQLError(1095, "HY000", "You are not owner of thread %s", k[1])
+		}
 		if d := databaseOfStatementRE.FindStringSubmatch(query); d != nil {
 			return mysql.NewSQLError(mysql.ERDBAccessDenied, "42000", "Access denied for user %s to database '%s'", m[1], strings.ReplaceAll(d[1], "`", ""))
 		}

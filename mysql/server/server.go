@@ -129,7 +129,7 @@ func New(db *engine.DB, cfg Config) (*Server, error) {
 			return s, err
 		}, nil,
 		func(h mysql.Handler) (mysql.Handler, error) {
-			eh := &errorHandler{Handler: h, b: b}
+			eh := &errorHandler{Handler: h, b: b, grants: e.Analyzer.Catalog.MySQLDb}
 			if !cfg.NoFastPath {
 				eh.fast = newFastPath(b, e.Analyzer.Catalog.MySQLDb)
 			}
