@@ -578,7 +578,7 @@ func decodeRow(ctx context.Context, b []byte, cols []colCodec, dst sql.Row) erro
 // is nil) and sets the others to nil: they are skipped, not decoded.
 func decodeColumns(ctx context.Context, b []byte, cols []colCodec, dst sql.Row, need []bool) error {
 	n, k := binary.Uvarint(b)
-	if k <= 0 {
+	if k <= 0 || n > uint64(len(b)-k)*8 { // a column count the NULL bitmap cannot hold
 		return errCorruptRow
 	}
 	b = b[k:]
