@@ -671,3 +671,28 @@ func (it *Iterator) fillOnce() error {
 	}
 	return nil
 }
+
+// GetIn returns a copy of key's value as the mini-transaction t sees it,
+// latching the leaf through t (a commit reads the before-images it
+// records for snapshots this way, package mvcc's MV-3).
+func (tr Tree) GetIn(t *mtr.Mtr, pool *bufpool.Pool, key []byte) ([]byte, bool, error) {
+	path, err := tr.descend(t, key)
+	if err != nil {
+		return nil, false, err
+	}
+	pg, err := t.Write(path[len(path)-1].id)
+	if err != nil {
+		return nil, false, err
+	}
+	n := node(pg)
+	i, eq := n.search(key)
+	if !eq {
+		return nil, false, nil
+	}
+	v := append([]byte(nil), n.val(i)...)
+	if !n.isOvf(i) {
+		return v, true, nil
+	}
+	v, err = readChain(pool, tr.Keyspace, v, nil) // BT-5
+	return v, true, err
+}

@@ -32,6 +32,8 @@
 //	     each directory it opens volume files in (log, data, BPE; package
 //	     volume's LockDir, which names the holder's pid) before opening
 //	     them, and holds it until Close (or Abandon, as a crash would drop it).
+//	EN-8 Snapshot reads (snapshot.go, package mvcc): a transaction may
+//	     read as of one commit timestamp; locking reads stay current.
 package engine
 
 import (
@@ -50,6 +52,7 @@ import (
 	"strata/bufpool"
 	"strata/iogov"
 	"strata/mtr"
+	"strata/mvcc"
 	"strata/page"
 	"strata/pagestore"
 	"strata/txn"
@@ -84,9 +87,10 @@ var (
 
 // Keyspace is a named ordered key space (a table or an index).
 type Keyspace struct {
-	name string
-	id   uint32
-	tree btree.Tree
+	name    string
+	id      uint32
+	tree    btree.Tree
+	created uint64 // the version clock when created (EN-8); 0 at open
 }
 
 // Name is the keyspace's name.
@@ -105,6 +109,7 @@ func (db *DB) EstimateEntries(ks *Keyspace) (int64, error) {
 type DB struct {
 	opts     Options
 	dirLocks []*volume.DirLock // EN-7
+	versions *mvcc.Store       // EN-8
 	logVol   *volume.Metered
 	dataVol  *volume.Metered
 	members  []*volume.Metered // each data volume of a stripe (or the one)
@@ -149,7 +154,7 @@ func Open(opts Options) (*DB, error) {
 	}
 	db := &DB{opts: opts, dirLocks: dirLocks, logVol: volume.NewMetered(logRaw), dataVol: volume.NewMetered(dataRaw), members: members,
 		locks: txn.NewLockManager(opts.LockWaitTimeout), stop: make(chan struct{}),
-		byName: map[string]*Keyspace{}, byID: map[uint32]*Keyspace{}}
+		byName: map[string]*Keyspace{}, byID: map[uint32]*Keyspace{}, versions: mvcc.New(opts.VersionBudget)}
 	if err := db.open(kernelAtomic); err != nil {
 		db.closeVolumes()
 		return nil, err
@@ -344,25 +349,32 @@ func (db *DB) CreateKeyspace(name string) (*Keyspace, error) {
 		return nil, err
 	}
 	t := db.mtrs.Begin()
+	// EN-8: the creation takes a version timestamp of its own, so every
+	// snapshot taken before it is older than the keyspace.
+	vc := db.versions.Begin()
 	m, err := t.Write(pagestore.MetaPage)
 	if err != nil {
 		t.Abort()
+		vc.Abort()
 		return nil, err
 	}
 	id := metaNextKS(m)
 	binary.LittleEndian.PutUint32(m[offNextKS:], id+1)
 	tree, err := btree.Create(t, db.alloc, id)
-	ks := &Keyspace{name: name, id: id, tree: tree}
+	ks := &Keyspace{name: name, id: id, tree: tree, created: vc.TS}
 	if err == nil {
 		err = db.dir.Put(t, db.alloc, []byte(name), encodeDirEntry(ks))
 	}
 	if err != nil {
 		t.Abort()
+		vc.Abort()
 		return nil, err
 	}
 	if err := db.commitDurable(t); err != nil {
+		vc.Abort()
 		return nil, err
 	}
+	vc.Publish()
 	db.byName[name], db.byID[id] = ks, ks
 	return ks, nil
 }

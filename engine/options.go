@@ -58,6 +58,9 @@ type Options struct {
 	// DisableDirectIO opens volume files without O_DIRECT (for filesystems
 	// such as tmpfs that refuse it).
 	DisableDirectIO bool
+	// VersionBudget bounds the memory of the version store that keeps the
+	// history open snapshots read (mvcc MV-5; 0: 64 MiB).
+	VersionBudget int64
 	// MaxTxnMemory bounds one transaction's write set and row locks in
 	// bytes (EN-6; default: the redo log's capacity, at least 16 MiB).
 	MaxTxnMemory int64
@@ -95,6 +98,9 @@ func (o *Options) fill() {
 	}
 	if o.LockWaitTimeout == 0 {
 		o.LockWaitTimeout = defaultLockWait
+	}
+	if o.VersionBudget == 0 {
+		o.VersionBudget = 64 << 20
 	}
 	if o.LogDir == "" && o.Dir != "" {
 		o.LogDir = filepath.Join(o.Dir, "log")

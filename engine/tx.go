@@ -10,6 +10,7 @@ import (
 
 	"strata/btree"
 	"strata/memgov"
+	"strata/mvcc"
 	"strata/page"
 	"strata/txn"
 	"strata/wal"
@@ -24,6 +25,8 @@ type Tx struct {
 	done bool
 
 	lockBytes int // memory of held's names and lock-table entries (EN-6)
+
+	snap *mvcc.Snapshot // EN-8: nil reads the latest committed versions
 
 	lockWait time.Duration // row-lock wait bound; 0: the engine's
 }
@@ -75,8 +78,14 @@ func (tx *Tx) checkMemory() error {
 	return nil
 }
 
-// Get returns the value of key as this transaction sees it (EN-3).
+// Get returns the value of key as this transaction sees it (EN-3, EN-8).
 func (tx *Tx) Get(ks *Keyspace, key []byte) ([]byte, bool, error) {
+	return tx.get(ks, key, false)
+}
+
+// get reads key: the transaction's own write, else the committed value as
+// of its snapshot, or the latest one when current is set (EN-8).
+func (tx *Tx) get(ks *Keyspace, key []byte, current bool) ([]byte, bool, error) {
 	if tx.done {
 		return nil, false, ErrTxnDone
 	}
@@ -86,7 +95,21 @@ func (tx *Tx) Get(ks *Keyspace, key []byte) ([]byte, bool, error) {
 		}
 		return w.Value, true, nil
 	}
-	return ks.tree.Get(tx.db.pool, key)
+	if current || tx.snap == nil {
+		return ks.tree.Get(tx.db.pool, key)
+	}
+	if err := tx.snapshotCheck(ks); err != nil {
+		return nil, false, err
+	}
+	v, found, err := ks.tree.Get(tx.db.pool, key)
+	if err != nil {
+		return nil, false, err
+	}
+	old, existed, decided, err := tx.snap.Resolve(ks.id, key) // after the tree (MV-3)
+	if err != nil || !decided {
+		return v, found, err
+	}
+	return old, existed, nil
 }
 
 // GetForUpdate locks key exclusively, then reads it (the latest committed
@@ -95,7 +118,7 @@ func (tx *Tx) GetForUpdate(ks *Keyspace, key []byte) ([]byte, bool, error) {
 	if err := tx.lock(ks, key, txn.Exclusive); err != nil {
 		return nil, false, err
 	}
-	return tx.Get(ks, key)
+	return tx.get(ks, key, true)
 }
 
 // GetForShare locks key shared, then reads it.
@@ -103,7 +126,7 @@ func (tx *Tx) GetForShare(ks *Keyspace, key []byte) ([]byte, bool, error) {
 	if err := tx.lock(ks, key, txn.Shared); err != nil {
 		return nil, false, err
 	}
-	return tx.Get(ks, key)
+	return tx.get(ks, key, true)
 }
 
 // Lock takes an exclusive row lock on key without reading it.
@@ -128,7 +151,7 @@ func (tx *Tx) Insert(ks *Keyspace, key, value []byte) error {
 	if err := tx.lock(ks, key, txn.Exclusive); err != nil {
 		return err
 	}
-	if _, found, err := tx.Get(ks, key); err != nil {
+	if _, found, err := tx.get(ks, key, true); err != nil {
 		return err
 	} else if found {
 		return ErrKeyExists
@@ -207,6 +230,8 @@ func (tx *Tx) Rollback() {
 
 func (tx *Tx) finish() {
 	tx.releaseLocks()
+	tx.snap.Release()
+	tx.snap = nil
 	tx.done = true
 }
 
@@ -244,9 +269,18 @@ func (db *DB) apply(ws *txn.WriteSet) (page.LSN, error) {
 			return 0, err
 		}
 		t := db.mtrs.Begin()
+		c := db.versions.Begin() // under the apply latch (MV-1)
 		maxPages := db.pool.Frames() / 2
 		ws.Ascend(func(w txn.Write) bool {
 			tree := db.byID[w.Keyspace].tree
+			if c.Recording() { // MV-3: the before-image, before the change is visible
+				old, existed, gerr := tree.GetIn(t, db.pool, w.Key)
+				if gerr != nil {
+					err = gerr
+					return false
+				}
+				c.Record(w.Keyspace, w.Key, old, existed)
+			}
 			if w.Delete {
 				_, err = tree.Delete(t, db.alloc, w.Key)
 			} else {
@@ -259,9 +293,15 @@ func (db *DB) apply(ws *txn.WriteSet) (page.LSN, error) {
 		})
 		if err != nil {
 			t.Abort()
+			c.Abort()
 			return 0, err
 		}
 		_, end, err := t.Commit()
+		if err != nil {
+			c.Abort()
+		} else {
+			c.Publish()
+		}
 		if errors.Is(err, wal.ErrLogFull) && attempt < 10 {
 			continue
 		}
@@ -273,9 +313,17 @@ func (db *DB) apply(ws *txn.WriteSet) (page.LSN, error) {
 // hi nil means no upper bound. Close returns it for reuse.
 func (tx *Tx) Scan(ks *Keyspace, lo, hi []byte, reverse bool) *Iterator {
 	it := iterators.Get().(*Iterator)
-	*it = Iterator{tree: ks.tree.Scan(tx.db.pool, lo, hi, reverse), reverse: reverse, own: it.ownBuf[:0]}
+	var src source = ks.tree.Scan(tx.db.pool, lo, hi, reverse)
+	if tx.snap != nil { // EN-8
+		src = &snapSource{tree: src.(*btree.Iterator), snap: tx.snap, ks: ks.id, lo: lo, hi: hi, reverse: reverse}
+	}
+	*it = Iterator{tree: src, reverse: reverse, own: it.ownBuf[:0]}
 	if tx.done {
 		it.err = ErrTxnDone
+		return it
+	}
+	if err := tx.snapshotCheck(ks); err != nil {
+		it.err = err
 		return it
 	}
 	tx.ws.Range(ks.id, lo, hi, reverse, func(w txn.Write) bool {
@@ -286,10 +334,20 @@ func (tx *Tx) Scan(ks *Keyspace, lo, hi []byte, reverse bool) *Iterator {
 	return it
 }
 
-// Iterator merges the tree's committed entries with the transaction's own
+// source is an ordered stream of committed entries: a tree scan, or one as
+// of a snapshot (snapSource).
+type source interface {
+	Next() bool
+	Key() []byte
+	Value() []byte
+	Err() error
+	Close()
+}
+
+// Iterator merges the committed entries with the transaction's own
 // buffered writes.
 type Iterator struct {
-	tree     *btree.Iterator
+	tree     source
 	own      []txn.Write // own writes not yet merged
 	ownBuf   []txn.Write // all of them (kept for reuse)
 	reverse  bool

@@ -85,7 +85,10 @@ func main() {
 	run(1, func(r *rand_) { huge(r); c.huge.Add(1); time.Sleep(200 * time.Millisecond) })
 	run(2, func(r *rand_) { churn(); c.churn.Add(1) })
 	run(1, func(r *rand_) { runaway(ctx, db, r); c.runaway.Add(1) })
-	run(1, func(r *rand_) { c.kills.Add(killRunaways(db)); time.Sleep(time.Duration(500+r.Intn(2000)) * time.Millisecond) })
+	run(1, func(r *rand_) {
+		c.kills.Add(killRunaways(db))
+		time.Sleep(time.Duration(500+r.Intn(2000)) * time.Millisecond)
+	})
 	wg.Add(1)
 	go func() { defer wg.Done(); ledgerWriter(ctx, db, &c) }()
 	tick := time.NewTicker(time.Minute)

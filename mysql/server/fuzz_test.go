@@ -51,13 +51,13 @@ var fuzzServer struct {
 // gets an answer or a closed connection, never a crash, and the server
 // goes on serving other clients (checked every input).
 func FuzzCommandPackets(f *testing.F) {
-	f.Add(byte(0x03), []byte("SELECT 1"))                                   // COM_QUERY
-	f.Add(byte(0x16), []byte("SELECT ?"))                                   // COM_STMT_PREPARE
+	f.Add(byte(0x03), []byte("SELECT 1"))                                     // COM_QUERY
+	f.Add(byte(0x16), []byte("SELECT ?"))                                     // COM_STMT_PREPARE
 	f.Add(byte(0x17), []byte{1, 0, 0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 1, 0, 0, 0}) // COM_STMT_EXECUTE
-	f.Add(byte(0x02), []byte("nosuchdb"))                                    // COM_INIT_DB
-	f.Add(byte(0x11), []byte("root\x00\x00"))                                // COM_CHANGE_USER
-	f.Add(byte(0x18), []byte{1, 0, 0, 0, 0, 0, 'x'})                         // COM_STMT_SEND_LONG_DATA
-	f.Add(byte(0x1f), []byte{})                                              // COM_RESET_CONNECTION
+	f.Add(byte(0x02), []byte("nosuchdb"))                                     // COM_INIT_DB
+	f.Add(byte(0x11), []byte("root\x00\x00"))                                 // COM_CHANGE_USER
+	f.Add(byte(0x18), []byte{1, 0, 0, 0, 0, 0, 'x'})                          // COM_STMT_SEND_LONG_DATA
+	f.Add(byte(0x1f), []byte{})                                               // COM_RESET_CONNECTION
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, cmd byte, payload []byte) {
 		fuzzServer.once.Do(func() {
