@@ -83,6 +83,12 @@ func (tx *Tx) Get(ks *Keyspace, key []byte) ([]byte, bool, error) {
 	return tx.get(ks, key, false)
 }
 
+// GetCurrent reads key's latest committed version (or the transaction's
+// own write) whatever its snapshot: a current read without a lock (EN-8).
+func (tx *Tx) GetCurrent(ks *Keyspace, key []byte) ([]byte, bool, error) {
+	return tx.get(ks, key, true)
+}
+
 // get reads key: the transaction's own write, else the committed value as
 // of its snapshot, or the latest one when current is set (EN-8).
 func (tx *Tx) get(ks *Keyspace, key []byte, current bool) ([]byte, bool, error) {
@@ -312,9 +318,20 @@ func (db *DB) apply(ws *txn.WriteSet) (page.LSN, error) {
 // Scan returns an iterator over [lo, hi) of ks as this transaction sees it;
 // hi nil means no upper bound. Close returns it for reuse.
 func (tx *Tx) Scan(ks *Keyspace, lo, hi []byte, reverse bool) *Iterator {
+	return tx.scan(ks, lo, hi, reverse, false)
+}
+
+// ScanCurrent is Scan of the latest committed versions whatever the
+// transaction's snapshot (the row search of locking statements and
+// unique checks, EN-8).
+func (tx *Tx) ScanCurrent(ks *Keyspace, lo, hi []byte, reverse bool) *Iterator {
+	return tx.scan(ks, lo, hi, reverse, true)
+}
+
+func (tx *Tx) scan(ks *Keyspace, lo, hi []byte, reverse, current bool) *Iterator {
 	it := iterators.Get().(*Iterator)
 	var src source = ks.tree.Scan(tx.db.pool, lo, hi, reverse)
-	if tx.snap != nil { // EN-8
+	if tx.snap != nil && !current { // EN-8
 		src = &snapSource{tree: src.(*btree.Iterator), snap: tx.snap, ks: ks.id, lo: lo, hi: hi, reverse: reverse}
 	}
 	*it = Iterator{tree: src, reverse: reverse, own: it.ownBuf[:0]}
@@ -322,9 +339,11 @@ func (tx *Tx) Scan(ks *Keyspace, lo, hi []byte, reverse bool) *Iterator {
 		it.err = ErrTxnDone
 		return it
 	}
-	if err := tx.snapshotCheck(ks); err != nil {
-		it.err = err
-		return it
+	if !current {
+		if err := tx.snapshotCheck(ks); err != nil {
+			it.err = err
+			return it
+		}
 	}
 	tx.ws.Range(ks.id, lo, hi, reverse, func(w txn.Write) bool {
 		it.own = append(it.own, w)

@@ -167,7 +167,7 @@ func (e *editor) checkUnique(ctx *sql.Context, tx *engine.Tx, ix *index, row sql
 	if err := tx.Lock(ix.ks, prefix); err != nil {
 		return err
 	}
-	it := tx.Scan(ix.ks, prefix, prefixEnd(prefix), false)
+	it := tx.ScanCurrent(ix.ks, prefix, prefixEnd(prefix), false) // a current read (EN-8)
 	defer it.Close()
 	for it.Next() {
 		other := it.Key()[len(prefix):]
@@ -200,7 +200,7 @@ func (e *editor) lockUniqueValues(ctx *sql.Context, tx *engine.Tx, row sql.Row) 
 // ON DUPLICATE KEY UPDATE work) with the existing row.
 func (e *editor) dupErr(ctx *sql.Context, tx *engine.Tx, name string, ix *index, row sql.Row, existingPK []byte) error {
 	var existing sql.Row
-	if v, found, err := tx.Get(e.t.primary, existingPK); err == nil && found {
+	if v, found, err := tx.GetCurrent(e.t.primary, existingPK); err == nil && found {
 		existing = make(sql.Row, len(e.t.cols))
 		if decodeRow(ctx, v, e.t.cols, existing) != nil {
 			existing = nil
@@ -252,7 +252,7 @@ func (e *editor) locate(ctx *sql.Context, tx *engine.Tx, row sql.Row) (key, stor
 		return nil, nil, false, err
 	}
 	h := rowHash(val)
-	it := tx.Scan(t.primary, h, prefixEnd(h), false)
+	it := tx.ScanCurrent(t.primary, h, prefixEnd(h), false)
 	defer it.Close()
 	for it.Next() {
 		if bytes.Equal(it.Value(), val) {

@@ -150,16 +150,23 @@ func keyRow(t *table, key any) sql.Row {
 }
 
 // readTx returns the transaction a read runs in (FPB-2) and its release.
-func (s *Session) readTx() (*engine.Tx, func(), error) {
-	if s.tx != nil {
-		return s.tx, func() {}, nil
+// Its plain reads go through the transaction's snapshot (SES-9); outside a
+// transaction a range scan takes a snapshot of its own, so that the one
+// statement reads one state of the table, and a point read needs none.
+func (s *Session) readTx(ctx *sql.Context, scan bool) (*engine.Tx, func(), error) {
+	if s.tx == nil && s.GetTransaction() == nil {
+		tmp := s.b.db.Begin()
+		if scan && s.isolation(ctx) != "READ-UNCOMMITTED" {
+			tmp.SetSnapshot()
+		}
+		return tmp, tmp.Rollback, nil
 	}
-	if s.GetTransaction() != nil {
-		tx, err := s.engineTx()
-		return tx, func() {}, err
+	tx, err := s.engineTx()
+	if err != nil {
+		return nil, nil, err
 	}
-	tmp := s.b.db.Begin()
-	return tmp, tmp.Rollback, nil
+	s.consistentRead(ctx, tx)
+	return tx, func() {}, nil
 }
 
 // Get reads the row with primary key key: the columns with need[o] (all
@@ -170,7 +177,7 @@ func (ft *FastTable) Get(ctx *sql.Context, key any, need []bool) (sql.Row, bool,
 	if err != nil {
 		return nil, false, err
 	}
-	tx, release, err := s.readTx()
+	tx, release, err := s.readTx(ctx, false)
 	if err != nil {
 		return nil, false, err
 	}
@@ -201,7 +208,7 @@ func (ft *FastTable) Scan(ctx *sql.Context, lo, hi any, need []bool, fn func(sql
 	if err != nil {
 		return err
 	}
-	tx, release, err := s.readTx()
+	tx, release, err := s.readTx(ctx, true)
 	if err != nil {
 		return err
 	}

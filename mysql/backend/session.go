@@ -63,6 +63,9 @@ type Session struct {
 	lockQuery   string
 	lockingRead bool
 
+	snapPerStatement bool   // SES-9: the snapshot is the statement's (READ COMMITTED)
+	snapStatement    string // the statement that took it
+
 	rowsRead    *atomic.Uint64
 	rowsWritten *atomic.Uint64
 }
@@ -125,6 +128,7 @@ func (s *Session) engineTx() (*engine.Tx, error) {
 func (s *Session) endTx(commit bool) error {
 	tx := s.tx
 	s.tx, s.mdl, s.savepts = nil, nil, nil
+	s.snapPerStatement = false
 	if tx == nil {
 		return nil
 	}
@@ -210,6 +214,8 @@ func mapEngineErr(err error) error {
 		return mysql.NewSQLError(mysql.ERLockDeadlock, "40001", "Deadlock found when trying to get lock; try restarting transaction")
 	case errors.Is(err, engine.ErrLockWaitTimeout):
 		return mysql.NewSQLError(mysql.ERLockWaitTimeout, "HY000", "Lock wait timeout exceeded; try restarting transaction")
+	case errors.Is(err, engine.ErrSnapshotTooOld): // SES-9, as InnoDB for missing history
+		return mysql.NewSQLError(1412, "HY000", "Table definition has changed, please retry transaction")
 	case errors.Is(err, memgov.ErrOverBudget): // MEM-3
 		return ErrOutOfMemory()
 	case errors.Is(err, engine.ErrTxnTooLarge):
@@ -332,6 +338,7 @@ type createdTable struct {
 // StatementDone ends a client statement: if it failed, the tables it
 // created are dropped (SES-5).
 func (s *Session) StatementDone(failed bool) {
+	s.statementSnapshotDone() // SES-9
 	created := s.created
 	s.created = nil
 	if !failed || len(created) == 0 {

@@ -519,7 +519,11 @@ func (tb *Table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, 
 	if err != nil {
 		return nil, err
 	}
-	return &rowIter{tb: tb, t: tb.t, s: s, tx: tx, part: part, locking: s.lockingReads(ctx)}, nil
+	locking := s.lockingReads(ctx)
+	if !locking {
+		s.consistentRead(ctx, tx) // SES-9
+	}
+	return &rowIter{tb: tb, t: tb.t, s: s, tx: tx, part: part, locking: locking}, nil
 }
 
 // ---- index access ----
@@ -769,7 +773,11 @@ func (ri *rowIter) Next(ctx *sql.Context) (sql.Row, error) {
 			if ri.part.ix != nil {
 				ks = ri.part.ix.ks
 			}
-			ri.it = ri.tx.Scan(ks, r.lo, r.hi, ri.part.rev)
+			if ri.locking { // SES-9: locking statements search the latest versions
+				ri.it = ri.tx.ScanCurrent(ks, r.lo, r.hi, ri.part.rev)
+			} else {
+				ri.it = ri.tx.Scan(ks, r.lo, r.hi, ri.part.rev)
+			}
 		}
 		if !ri.it.Next() {
 			err := ri.it.Err()

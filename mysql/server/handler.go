@@ -543,8 +543,26 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 		return err
 	}
 	err := statementErrors(query, h.mapError(c, h.Handler.ComQuery(ctx, c, query, h.spool(c, query, cb))))
+	if err == nil {
+		err = h.consistentSnapshot(ctx, c, query)
+	}
 	h.done(c, err)
 	return err
+}
+
+var consistentSnapshotRE = regexp.MustCompile(`(?is)^\s*START\s+TRANSACTION\b[^;]*\bWITH\s+CONSISTENT\s+SNAPSHOT\b`)
+
+// consistentSnapshot starts the snapshot of START TRANSACTION WITH
+// CONSISTENT SNAPSHOT at once (backend SES-9): the parser drops the clause.
+func (h *errorHandler) consistentSnapshot(ctx context.Context, c *mysql.Conn, query string) error {
+	if !consistentSnapshotRE.MatchString(query) {
+		return nil
+	}
+	s := h.session(c)
+	if s == nil {
+		return nil
+	}
+	return s.ConsistentSnapshot(sql.NewContext(ctx, sql.WithSession(s)))
 }
 
 // mayIntercept is a cheap test for the statements intercept answers.
@@ -728,6 +746,9 @@ func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 	}
 	rest, err := h.Handler.ComMultiQuery(ctx, c, query, h.spool(c, query, cb))
 	err = statementErrors(query, h.mapError(c, err))
+	if err == nil {
+		err = h.consistentSnapshot(ctx, c, query)
+	}
 	h.done(c, err)
 	return rest, err
 }
