@@ -80,6 +80,8 @@ var (
 	ErrTxnDone = errors.New("engine: transaction already committed or rolled back")
 	// ErrClosed is returned after Close.
 	ErrClosed = errors.New("engine: closed")
+	// ErrInterrupted ends a row-lock wait of a killed statement (MySQL 1317).
+	ErrInterrupted = txn.ErrInterrupted
 	// Re-exported lock errors (MySQL 1213 and 1205).
 	ErrDeadlock        = txn.ErrDeadlock
 	ErrLockWaitTimeout = txn.ErrLockWaitTimeout

@@ -28,6 +28,8 @@ type Tx struct {
 
 	snap *mvcc.Snapshot // EN-8: nil reads the latest committed versions
 
+	interrupt <-chan struct{} // closed: row-lock waits give up (ErrInterrupted)
+
 	lockWait time.Duration // row-lock wait bound; 0: the engine's
 }
 
@@ -50,7 +52,7 @@ func (tx *Tx) lock(ks *Keyspace, key []byte, mode txn.Mode) error {
 		return ErrTxnDone
 	}
 	name := lockName(ks, key)
-	fresh, err := tx.db.locks.LockWait(tx.id, name, mode, tx.lockWait)
+	fresh, err := tx.db.locks.LockWaitInterruptible(tx.id, name, mode, tx.lockWait, tx.interrupt)
 	if err != nil {
 		return err
 	}
@@ -173,6 +175,10 @@ func (tx *Tx) Delete(ks *Keyspace, key []byte) error {
 	tx.ws.Put(txn.Write{Keyspace: ks.id, Key: clone(key), Delete: true})
 	return tx.checkMemory()
 }
+
+// SetInterrupt makes row-lock waits give up with ErrInterrupted once ch is
+// closed (the current statement's cancellation; nil: never).
+func (tx *Tx) SetInterrupt(ch <-chan struct{}) { tx.interrupt = ch }
 
 // SetLockWaitTimeout bounds this transaction's row-lock waits (0: the
 // engine's LockWaitTimeout).

@@ -113,6 +113,16 @@ func (m *LockManager) Lock(txn ID, key string, mode Mode) (bool, error) {
 
 // LockWait is Lock waiting at most wait (0: the manager's timeout).
 func (m *LockManager) LockWait(txn ID, key string, mode Mode, wait time.Duration) (bool, error) {
+	return m.LockWaitInterruptible(txn, key, mode, wait, nil)
+}
+
+// ErrInterrupted is returned by a lock wait whose interrupt channel closed
+// (the statement was killed).
+var ErrInterrupted = errors.New("txn: lock wait interrupted")
+
+// LockWaitInterruptible is LockWait that also gives up, with
+// ErrInterrupted, when interrupt is closed (nil: never).
+func (m *LockManager) LockWaitInterruptible(txn ID, key string, mode Mode, wait time.Duration, interrupt <-chan struct{}) (bool, error) {
 	s := m.shard(key)
 	s.mu.Lock()
 	e := s.locks[key]
@@ -159,6 +169,13 @@ func (m *LockManager) LockWait(txn ID, key string, mode Mode, wait time.Duration
 	defer t.Stop()
 	select {
 	case <-w.granted:
+		m.clearEdges(txn)
+		return !already, nil
+	case <-interrupt:
+		if m.cancel(s, key, w) {
+			m.clearEdges(txn)
+			return false, ErrInterrupted
+		}
 		m.clearEdges(txn)
 		return !already, nil
 	case <-t.C:

@@ -88,6 +88,7 @@ func (e *editor) StatementBegin(ctx *sql.Context) {
 	var tx *engine.Tx
 	if tx, e.err = e.begin(); e.err == nil {
 		e.sp = tx.Savepoint()
+		tx.SetInterrupt(ctx.Done()) // KILL QUERY ends a lock wait (1317)
 	}
 }
 

@@ -214,6 +214,8 @@ func mapEngineErr(err error) error {
 		return mysql.NewSQLError(mysql.ERLockDeadlock, "40001", "Deadlock found when trying to get lock; try restarting transaction")
 	case errors.Is(err, engine.ErrLockWaitTimeout):
 		return mysql.NewSQLError(mysql.ERLockWaitTimeout, "HY000", "Lock wait timeout exceeded; try restarting transaction")
+	case errors.Is(err, engine.ErrInterrupted):
+		return mysql.NewSQLError(mysql.ERQueryInterrupted, "70100", "Query execution was interrupted")
 	case errors.Is(err, engine.ErrSnapshotTooOld): // SES-9, as InnoDB for missing history
 		return mysql.NewSQLError(1412, "HY000", "Table definition has changed, please retry transaction")
 	case errors.Is(err, memgov.ErrOverBudget): // MEM-3

@@ -522,6 +522,8 @@ func (tb *Table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, 
 	locking := s.lockingReads(ctx)
 	if !locking {
 		s.consistentRead(ctx, tx) // SES-9
+	} else {
+		tx.SetInterrupt(ctx.Done()) // KILL QUERY ends a lock wait (1317)
 	}
 	return &rowIter{tb: tb, t: tb.t, s: s, tx: tx, part: part, locking: locking}, nil
 }

@@ -180,3 +180,53 @@ func TestBankTotalsAreConsistent(t *testing.T) {
 		t.Fatalf("final total %d, %v", s, err)
 	}
 }
+
+// KILL QUERY ends a statement waiting for a row lock with 1317, at once
+// rather than at innodb_lock_wait_timeout; the waiter's transaction goes on.
+func TestKillQueryEndsLockWait(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE k")
+	c := ts.open("k")
+	mustExec(t, c, "CREATE TABLE t (id INT PRIMARY KEY, v INT)")
+	mustExec(t, c, "INSERT INTO t VALUES (1, 0)")
+	holder, err := c.BeginTx(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Rollback()
+	if _, err := holder.Exec("UPDATE t SET v = 1 WHERE id = 1"); err != nil {
+		t.Fatal(err)
+	}
+	waiter, err := ts.open("k").Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer waiter.Close()
+	var id int
+	if err := waiter.QueryRowContext(context.Background(), "SELECT CONNECTION_ID()").Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	start := time.Now()
+	go func() {
+		_, err := waiter.ExecContext(context.Background(), "UPDATE t SET v = 2 WHERE id = 1 AND 1=1")
+		done <- err
+	}()
+	time.Sleep(300 * time.Millisecond)
+	if _, err := c.Exec(fmt.Sprintf("KILL QUERY %d", id)); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if errCode(err) != 1317 {
+			t.Fatalf("killed lock wait: %v, want 1317", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("KILL QUERY did not end the lock wait")
+	}
+	t.Logf("lock wait ended %v after it began", time.Since(start).Round(time.Millisecond))
+	var one int
+	if err := waiter.QueryRowContext(context.Background(), "SELECT 1").Scan(&one); err != nil {
+		t.Fatalf("the killed statement's connection: %v", err)
+	}
+}
