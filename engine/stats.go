@@ -4,6 +4,7 @@ import (
 	"strata/bpe"
 	"strata/iogov"
 	"strata/memgov"
+	"strata/mvcc"
 	"time"
 
 	"strata/bufpool"
@@ -36,6 +37,8 @@ type Stats struct {
 	Memory memgov.Stats
 	// MaxTxnMemory is EN-6's bound on one transaction.
 	MaxTxnMemory int64
+	// Versions is the version store (mvcc MV-5; EN-8).
+	Versions mvcc.Stats
 
 	Commits, Rollbacks, RecoveredRecords int64
 	LockWaits, Deadlocks, LockTimeouts   int64
@@ -58,7 +61,7 @@ func (db *DB) Stats() Stats {
 		LockWaits: db.locks.Waits.Load(), Deadlocks: db.locks.Deadlocks.Load(), LockTimeouts: db.locks.Timeouts.Load(),
 		LogUsedBytes: db.log.Used(), LogCapacityBytes: db.log.Capacity(),
 		TornWriteProtection: db.store.Mode().String(),
-		Memory:              memgov.Read(), MaxTxnMemory: db.opts.MaxTxnMemory,
+		Memory:              memgov.Read(), MaxTxnMemory: db.opts.MaxTxnMemory, Versions: db.versions.Stats(),
 	}
 }
 

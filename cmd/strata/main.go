@@ -98,6 +98,7 @@ func run(args []string) error {
 	tlsMin := fs.String("tls-min-version", "1.2", "lowest TLS version offered: 1.2 or 1.3")
 	skipGrants := fs.Bool("skip-grant-tables", false, "accept every connection with every privilege (emergencies only; loopback only)")
 	memBudget := fs.String("memory-budget", "", "the process's memory, buffer pool included; statements that would pass it fail with 1041 (default: 3/4 of the machine's or cgroup's memory)")
+	versionBudget := fs.String("version-budget", "64M", "memory kept for the history open snapshots read; past it the oldest snapshots get 1412")
 	maxTxnMem := fs.String("max-txn-memory", "0", "one transaction's changes and row locks; past it 1206 (0: the redo log capacity)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -117,6 +118,10 @@ func run(args []string) error {
 	if err != nil {
 		return fmt.Errorf("--bpe-size: %w", err)
 	}
+	versionBytes, err := parseSize(*versionBudget)
+	if err != nil || versionBytes <= 0 {
+		return fmt.Errorf("--version-budget %q: want a positive size", *versionBudget)
+	}
 	txnBytes, err := parseSize(*maxTxnMem)
 	if err != nil {
 		return fmt.Errorf("--max-txn-memory: %w", err)
@@ -135,7 +140,7 @@ func run(args []string) error {
 		LogCapacity: logBytes, AsyncCommit: !*syncCommit, TornWriteProtection: *tornWrite, Emulate: *emulate,
 		VolumeIOPS: *iops, VolumeMBps: *mbps, VolumeLatency: *lat, VolumeAtomic: *atomic, DisableDirectIO: *noDirect,
 		BPEPath: *bpePath, BPEBytes: bpeBytes, BPEAdmission: *bpeAdmission,
-		IOLimiter: *ioLimiter, IOCapacity: *ioCapacity, MaxDirtyPct: *maxDirty, MaxTxnMemory: txnBytes}
+		IOLimiter: *ioLimiter, IOCapacity: *ioCapacity, MaxDirtyPct: *maxDirty, MaxTxnMemory: txnBytes, VersionBudget: versionBytes}
 	if err := memgov.Start(budget); err != nil {
 		return err
 	}
