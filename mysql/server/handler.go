@@ -753,7 +753,20 @@ func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 	return rest, err
 }
 
-func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, p *mysql.PrepareData) ([]*querypb.Field, error) {
+func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, p *mysql.PrepareData) (f []*querypb.Field, err error) {
+	defer func() {
+		if err != nil {
+			// The wire library keeps a failed statement's entry (and its id)
+			// in the connection's map: drop it.
+			delete(c.PrepareData, c.StatementID)
+		}
+	}()
+	// A connection holds at most max_prepared_stmt_count statements
+	// (MySQL counts them server-wide; the wire library keeps them per
+	// connection, where they can be counted without a lock).
+	if max, ok := globalInt("max_prepared_stmt_count"); ok && int64(len(c.PrepareData)) > max {
+		return nil, mysql.NewSQLError(1461, "42000", "Can't create more than max_prepared_stmt_count statements (current value: %d)", max)
+	}
 	if err := placeholderLimit(query); err != nil {
 		return nil, err
 	}
@@ -763,7 +776,7 @@ func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 	if q := h.rewrite(c, query); q != query {
 		query, p.PrepareStmt = q, q // COM_STMT_EXECUTE runs PrepareStmt
 	}
-	f, err := h.Handler.ComPrepare(ctx, c, query, p)
+	f, err = h.Handler.ComPrepare(ctx, c, query, p)
 	fixFields(&sqltypes.Result{Fields: f})
 	return f, privilegeWording(query, mapError(err))
 }
