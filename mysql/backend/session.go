@@ -65,6 +65,8 @@ type Session struct {
 
 	snapPerStatement bool   // SES-9: the snapshot is the statement's (READ COMMITTED)
 	snapStatement    string // the statement that took it
+	txIsolation      string // the level of the open transaction, once it read
+	nextIsolation    string // SET TRANSACTION's level for the next transaction
 
 	rowsRead    *atomic.Uint64
 	rowsWritten *atomic.Uint64
@@ -128,7 +130,7 @@ func (s *Session) engineTx() (*engine.Tx, error) {
 func (s *Session) endTx(commit bool) error {
 	tx := s.tx
 	s.tx, s.mdl, s.savepts = nil, nil, nil
-	s.snapPerStatement = false
+	s.snapPerStatement, s.txIsolation = false, ""
 	if tx == nil {
 		return nil
 	}

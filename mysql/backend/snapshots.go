@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
 
 	"strata/engine"
 )
@@ -25,15 +26,34 @@ import (
 //   - SERIALIZABLE reads are not turned into shared-lock reads (InnoDB
 //     does): it behaves as REPEATABLE READ.
 
-// isolation is the session's transaction isolation level, upper case
-// with dashes ("REPEATABLE-READ").
+// isolation is the isolation level of the session's transaction, upper
+// case with dashes ("REPEATABLE-READ"): fixed at its first consistent
+// read, from SET TRANSACTION's level for the next transaction if one was
+// given, else the session's.
 func (s *Session) isolation(ctx *sql.Context) string {
+	if s.txIsolation != "" {
+		return s.txIsolation
+	}
+	if s.nextIsolation != "" {
+		return s.nextIsolation
+	}
 	v, err := s.GetSessionVariable(ctx, "transaction_isolation")
 	if err != nil {
 		return "REPEATABLE-READ"
 	}
 	str, _ := v.(string)
 	return strings.ToUpper(str)
+}
+
+// SetNextIsolation is SET TRANSACTION ISOLATION LEVEL without GLOBAL or
+// SESSION: the level of the next transaction only (level as
+// "READ-COMMITTED"); inside a transaction MySQL refuses it (1568).
+func (s *Session) SetNextIsolation(level string) error {
+	if s.tx != nil && s.GetTransaction() != nil && s.GetIgnoreAutoCommit() {
+		return mysql.NewSQLError(1568, "25001", "Transaction characteristics can't be changed while a transaction is in progress")
+	}
+	s.nextIsolation = level
+	return nil
 }
 
 // consistentRead gives tx the snapshot a plain read of the current
@@ -45,7 +65,9 @@ func (s *Session) consistentRead(ctx *sql.Context, tx *engine.Tx) {
 	if tx.HasSnapshot() && s.snapStatement == ctx.Query() && ctx.Query() != "" {
 		return
 	}
-	switch s.isolation(ctx) {
+	level := s.isolation(ctx)
+	s.txIsolation, s.nextIsolation = level, ""
+	switch level {
 	case "READ-UNCOMMITTED":
 		return
 	case "READ-COMMITTED":

@@ -550,6 +550,8 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 	return err
 }
 
+var nextIsolationRE = regexp.MustCompile(`(?i)^\s*SET\s+TRANSACTION\s+ISOLATION\s+LEVEL\s+(READ\s+UNCOMMITTED|READ\s+COMMITTED|REPEATABLE\s+READ|SERIALIZABLE)\s*;?\s*$`)
+
 var consistentSnapshotRE = regexp.MustCompile(`(?is)^\s*START\s+TRANSACTION\b[^;]*\bWITH\s+CONSISTENT\s+SNAPSHOT\b`)
 
 // consistentSnapshot starts the snapshot of START TRANSACTION WITH
@@ -567,7 +569,8 @@ func (h *errorHandler) consistentSnapshot(ctx context.Context, c *mysql.Conn, qu
 
 // mayIntercept is a cheap test for the statements intercept answers.
 func mayIntercept(query string) bool {
-	return startsWithWord(query, "do", "kill", "check", "checksum", "optimize", "repair", "show") || containsFold(query, "default")
+	return startsWithWord(query, "do", "kill", "check", "checksum", "optimize", "repair", "show") || containsFold(query, "default") ||
+		(startsWithWord(query, "set") && containsFold(query, "transaction"))
 }
 
 // intercept answers the statements strata handles before (or instead of)
@@ -581,6 +584,20 @@ func (h *errorHandler) intercept(ctx context.Context, c *mysql.Conn, query strin
 	}
 	if err := h.unknownThread(query); err != nil {
 		return true, err
+	}
+	if m := nextIsolationRE.FindStringSubmatch(query); m != nil {
+		// SET TRANSACTION ISOLATION LEVEL without a scope: the next
+		// transaction only (go-mysql-server sets the session's level).
+		s := h.session(c)
+		if s == nil {
+			return false, nil
+		}
+		level := strings.ToUpper(strings.Join(strings.Fields(m[1]), "-"))
+		if err := s.SetNextIsolation(level); err != nil {
+			return true, err
+		}
+		h.setStatus(c)
+		return true, cb(&sqltypes.Result{}, more)
 	}
 	if res, ok, err := h.ownGrants(ctx, c, query); ok {
 		if err == nil {

@@ -331,3 +331,48 @@ func mustExecConn(t *testing.T, c *sql.Conn, q string) {
 		t.Fatalf("%s: %v", q, err)
 	}
 }
+
+// SET TRANSACTION ISOLATION LEVEL without a scope sets the next
+// transaction's level only, as in MySQL; @@transaction_isolation stays.
+func TestSetTransactionNextOnly(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE n")
+	other := ts.open("n")
+	mustExec(t, other, "CREATE TABLE t (id INT PRIMARY KEY, v INT)")
+	mustExec(t, other, "INSERT INTO t VALUES (1, 0)")
+	c, err := ts.open("n").Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	read := func() int {
+		var v int
+		if err := c.QueryRowContext(context.Background(), "SELECT v FROM t WHERE id = 1").Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	mustExecConn(t, c, "SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
+	var level string
+	c.QueryRowContext(context.Background(), "SELECT @@transaction_isolation").Scan(&level)
+	if level != "REPEATABLE-READ" {
+		t.Fatalf("@@transaction_isolation = %s after SET TRANSACTION without a scope", level)
+	}
+	mustExecConn(t, c, "BEGIN")
+	a := read()
+	mustExec(t, other, "UPDATE t SET v = v + 1 WHERE id = 1")
+	if b := read(); b != a+1 {
+		t.Fatalf("the next transaction is not READ COMMITTED: read %d then %d", a, b)
+	}
+	mustExecConn(t, c, "COMMIT")
+	mustExecConn(t, c, "BEGIN")
+	a = read()
+	mustExec(t, other, "UPDATE t SET v = v + 1 WHERE id = 1")
+	if b := read(); b != a {
+		t.Fatalf("the transaction after it is not REPEATABLE READ: read %d then %d", a, b)
+	}
+	if _, err := c.ExecContext(context.Background(), "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE"); errCode(err) != 1568 {
+		t.Fatalf("SET TRANSACTION inside a transaction: %v, want 1568", err)
+	}
+	mustExecConn(t, c, "COMMIT")
+}
