@@ -272,6 +272,35 @@ func runCrashCycles(t *testing.T, mode string, seed int64, cycles int) {
 				}
 			}()
 		}
+		// A snapshot reader runs beside the writers (EN-8): every snapshot
+		// sums to the bank's total, and commits record versions while it
+		// is open, up to the power cut.
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !stop.Load() {
+				tx := db.Begin()
+				tx.SetSnapshot()
+				var total int64
+				it := tx.Scan(b.acct, nil, nil, false)
+				n := 0
+				for it.Next() {
+					bal, _ := parseAcct(it.Value())
+					total += bal
+					n++
+				}
+				err := it.Err()
+				it.Close()
+				tx.Rollback()
+				if err != nil {
+					return // the volumes died under us
+				}
+				if n == bankAccounts && total != bankAccounts*bankInitial {
+					t.Errorf("a snapshot summed to %d, want %d", total, bankAccounts*bankInitial)
+					return
+				}
+			}
+		}()
 		time.Sleep(time.Duration(rng.Intn(30)) * time.Millisecond)
 		// Power cut: the data volume first, then the log (a later cut of
 		// the log only adds records), then snapshot what was acknowledged.

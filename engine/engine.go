@@ -354,10 +354,16 @@ func (db *DB) CreateKeyspace(name string) (*Keyspace, error) {
 	// EN-8: the creation takes a version timestamp of its own, so every
 	// snapshot taken before it is older than the keyspace.
 	vc := db.versions.Begin()
+	t.OnEnd(func(committed bool) { // under the apply latch (MV-1)
+		if committed {
+			vc.Publish()
+		} else {
+			vc.Abort()
+		}
+	})
 	m, err := t.Write(pagestore.MetaPage)
 	if err != nil {
 		t.Abort()
-		vc.Abort()
 		return nil, err
 	}
 	id := metaNextKS(m)
@@ -369,14 +375,11 @@ func (db *DB) CreateKeyspace(name string) (*Keyspace, error) {
 	}
 	if err != nil {
 		t.Abort()
-		vc.Abort()
 		return nil, err
 	}
 	if err := db.commitDurable(t); err != nil {
-		vc.Abort()
 		return nil, err
 	}
-	vc.Publish()
 	db.byName[name], db.byID[id] = ks, ks
 	return ks, nil
 }

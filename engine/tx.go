@@ -282,6 +282,14 @@ func (db *DB) apply(ws *txn.WriteSet) (page.LSN, error) {
 		}
 		t := db.mtrs.Begin()
 		c := db.versions.Begin() // under the apply latch (MV-1)
+		collect := false
+		t.OnEnd(func(committed bool) { // still under the latch (MV-1)
+			if committed {
+				collect = c.Publish()
+			} else {
+				c.Abort()
+			}
+		})
 		maxPages := db.pool.Frames() / 2
 		ws.Ascend(func(w txn.Write) bool {
 			tree := db.byID[w.Keyspace].tree
@@ -305,14 +313,11 @@ func (db *DB) apply(ws *txn.WriteSet) (page.LSN, error) {
 		})
 		if err != nil {
 			t.Abort()
-			c.Abort()
 			return 0, err
 		}
 		_, end, err := t.Commit()
-		if err != nil {
-			c.Abort()
-		} else {
-			c.Publish()
+		if collect {
+			db.versions.Collect()
 		}
 		if errors.Is(err, wal.ErrLogFull) && attempt < 10 {
 			continue

@@ -69,7 +69,13 @@ type Mtr struct {
 	written map[page.ID]*written
 	order   []page.ID
 	done    bool
+	onEnd   func(committed bool)
 }
+
+// OnEnd registers fn to run when the mtr ends (committed or not), while it
+// still holds the apply latch (MTR-1): what must follow the commit order,
+// such as publishing a version timestamp, runs in it.
+func (t *Mtr) OnEnd(fn func(committed bool)) { t.onEnd = fn }
 
 // Begin starts a mini-transaction, waiting for the previous one to end.
 func (m *Manager) Begin() *Mtr {
@@ -151,7 +157,7 @@ func (t *Mtr) Commit() (lsn, end page.LSN, err error) {
 			t.m.pool.MarkDirty(w.f, lsn)
 		}
 	}
-	t.release()
+	t.end(true)
 	return lsn, end, nil
 }
 
@@ -163,6 +169,16 @@ func (t *Mtr) Abort() {
 	for _, id := range t.order {
 		w := t.written[id]
 		copy(w.f.Data(), *w.before)
+	}
+	t.end(false)
+}
+
+// end runs the OnEnd hook, after the pages hold their final content and
+// before the latches go, then releases.
+func (t *Mtr) end(committed bool) {
+	if fn := t.onEnd; fn != nil {
+		t.onEnd = nil
+		fn(committed)
 	}
 	t.release()
 }

@@ -6,7 +6,9 @@
 //
 // MV-1 Commits get timestamps in apply order (the engine applies one
 // commit at a time, MTR-1). A commit's timestamp is published (Clock)
-// only after its changes are in the trees.
+// after its changes are in the trees and before the apply latch passes to
+// the next commit (mtr OnEnd), so timestamps are unique and published in
+// order, and an aborted commit's versions go before another can record.
 //
 // MV-2 A snapshot is one timestamp S, the published clock when it was
 // taken; it sees exactly the commits with timestamps <= S.
@@ -216,8 +218,10 @@ func (c *Commit) Record(ks uint32, key, old []byte, existed bool) {
 }
 
 // Publish makes the commit visible to new snapshots (MV-1), after its
-// changes are in the trees.
-func (c *Commit) Publish() {
+// changes are in the trees and before the next commit begins (the engine
+// calls it under its apply latch). It reports whether a collection is due
+// (Collect, to run outside the latch).
+func (c *Commit) Publish() (collect bool) {
 	s := c.store
 	s.mu.Lock()
 	s.clock.Store(c.TS)
@@ -226,12 +230,14 @@ func (c *Commit) Publish() {
 	s.commits++
 	due := s.commits%256 == 0
 	s.mu.Unlock()
-	if due || (s.budget > 0 && s.bytes.Load() > s.budget) {
-		s.collect()
-	}
+	return due || (s.budget > 0 && s.bytes.Load() > s.budget)
 }
 
-// Abort forgets a commit that was not applied.
+// Collect drops the versions no open snapshot needs (MV-5).
+func (s *Store) Collect() { s.collect() }
+
+// Abort forgets a commit that was not applied (under the apply latch, as
+// Publish).
 func (c *Commit) Abort() {
 	s := c.store
 	for _, r := range c.keys {
