@@ -2,7 +2,6 @@ package engine
 
 import (
 	"bytes"
-	"errors"
 
 	"strata/btree"
 	"strata/mvcc"
@@ -96,31 +95,37 @@ func (s *snapSource) fill() {
 		}
 		s.done = true
 	}
-	var lo, hi []byte
+	s.out = s.out[:0]
+	started := s.started
+	s.started = true
+	if !s.snap.Needs(s.ks) { // MV-4, read after the tree: no version can decide this gap
+		if treeOK {
+			s.prev = append(s.prev[:0], s.tree.Key()...)
+			s.out = append(s.out, mvcc.Entry{Key: s.tree.Key(), Val: s.tree.Value(), Existed: true})
+		}
+		return
+	}
+	lo, hi := s.lo, s.hi
 	if !s.reverse {
-		lo, hi = s.lo, s.hi
-		if s.started {
+		if started {
 			lo = successor(s.prev)
 		}
 		if treeOK {
 			hi = successor(s.tree.Key())
 		}
 	} else {
-		lo, hi = s.lo, s.hi
-		if s.started {
+		if started {
 			hi = s.prev
 		}
 		if treeOK {
 			lo = s.tree.Key()
 		}
 	}
-	s.started = true
 	entries, err := s.snap.Range(s.ks, lo, hi, s.reverse)
 	if err != nil {
 		s.err = err
 		return
 	}
-	s.out = s.out[:0]
 	decided := false
 	for _, e := range entries {
 		if treeOK && bytes.Equal(e.Key, s.tree.Key()) {
@@ -143,5 +148,3 @@ func (s *snapSource) Key() []byte   { return s.key }
 func (s *snapSource) Value() []byte { return s.val }
 func (s *snapSource) Err() error    { return s.err }
 func (s *snapSource) Close()        { s.tree.Close() }
-
-var errNoSnapshot = errors.New("engine: no snapshot")

@@ -75,8 +75,7 @@ type Store struct {
 	pendingRecord bool
 	active        map[uint64]int // open snapshots by timestamp
 
-	spacesMu sync.RWMutex
-	spaces   map[uint32]*space
+	spaces sync.Map // uint32 -> *space; read without a lock on every snapshot read
 
 	bytes   atomic.Int64
 	peak    atomic.Int64
@@ -87,7 +86,7 @@ type Store struct {
 
 // New returns an empty store; budget bounds its memory in bytes (0: none).
 func New(budget int64) *Store {
-	s := &Store{active: map[uint64]int{}, spaces: map[uint32]*space{}, budget: budget}
+	s := &Store{active: map[uint64]int{}, budget: budget}
 	s.published = sync.NewCond(&s.mu)
 	return s
 }
@@ -148,7 +147,9 @@ func (sn *Snapshot) Release() {
 		delete(s.active, sn.TS)
 	}
 	s.mu.Unlock()
-	s.collect()
+	if s.bytes.Load() > 0 {
+		s.collect()
+	}
 }
 
 // Commit is one commit being applied (MV-1, MV-3).
@@ -178,19 +179,14 @@ func (s *Store) Begin() *Commit {
 func (c *Commit) Recording() bool { return c.record }
 
 func (s *Store) space(ks uint32, create bool) *space {
-	s.spacesMu.RLock()
-	sp := s.spaces[ks]
-	s.spacesMu.RUnlock()
-	if sp != nil || !create {
-		return sp
+	if v, ok := s.spaces.Load(ks); ok {
+		return v.(*space)
 	}
-	s.spacesMu.Lock()
-	defer s.spacesMu.Unlock()
-	if sp = s.spaces[ks]; sp == nil {
-		sp = &space{chains: btree.NewG(16, lessChain)}
-		s.spaces[ks] = sp
+	if !create {
+		return nil
 	}
-	return sp
+	v, _ := s.spaces.LoadOrStore(ks, &space{chains: btree.NewG(16, lessChain)})
+	return v.(*space)
 }
 
 // Record keeps key's value before this commit (MV-3); call it before the
@@ -356,12 +352,11 @@ func (s *Store) collect() {
 		s.horizon.Store(oldest)
 	}
 	s.mu.Unlock()
-	s.spacesMu.RLock()
-	spaces := make([]*space, 0, len(s.spaces))
-	for _, sp := range s.spaces {
-		spaces = append(spaces, sp)
-	}
-	s.spacesMu.RUnlock()
+	var spaces []*space
+	s.spaces.Range(func(_, v any) bool {
+		spaces = append(spaces, v.(*space))
+		return true
+	})
 	for _, sp := range spaces {
 		sp.mu.Lock()
 		var empty []*chain
