@@ -60,6 +60,8 @@ type snapSource struct {
 	reverse bool
 
 	prev    []byte // bound of the next gap (exclusive), nil: the range's own
+	arena   []byte // the batch's keys and values, copied
+	batch   []span
 	started bool
 	done    bool
 	out     []mvcc.Entry // decided entries of the current gap, in order
@@ -86,23 +88,43 @@ func (s *snapSource) Next() bool {
 	}
 }
 
-// fill reads the next tree entry and the gap of versions up to it.
+// batchSize is how many tree entries a snapshot scan reads before it
+// looks up the versions of the gap they cover (one lookup per batch).
+const batchSize = 32
+
+// fill reads the next batch of tree entries, then the versions of the gap
+// up to the batch's last key (read after the tree, MV-3), and merges them.
 func (s *snapSource) fill() {
-	treeOK := s.tree.Next()
-	if !treeOK {
-		if s.err = s.tree.Err(); s.err != nil {
-			return
+	s.arena, s.batch = s.arena[:0], s.batch[:0]
+	for len(s.batch) < batchSize {
+		if !s.tree.Next() {
+			if s.err = s.tree.Err(); s.err != nil {
+				return
+			}
+			s.done = true
+			break
 		}
-		s.done = true
+		k, v := s.tree.Key(), s.tree.Value()
+		off := len(s.arena)
+		s.arena = append(append(s.arena, k...), v...)
+		s.batch = append(s.batch, span{off, len(k), len(v)})
 	}
+	// The arena may have moved while it grew: slice it only now.
 	s.out = s.out[:0]
+	entry := func(b span) mvcc.Entry {
+		return mvcc.Entry{Key: s.arena[b.off : b.off+b.k : b.off+b.k], Val: s.arena[b.off+b.k : b.off+b.k+b.v : b.off+b.k+b.v], Existed: true}
+	}
 	started := s.started
 	s.started = true
-	if !s.snap.Needs(s.ks) { // MV-4, read after the tree: no version can decide this gap
-		if treeOK {
-			s.prev = append(s.prev[:0], s.tree.Key()...)
-			s.out = append(s.out, mvcc.Entry{Key: s.tree.Key(), Val: s.tree.Value(), Existed: true})
+	var last []byte
+	if n := len(s.batch); n > 0 {
+		last = entry(s.batch[n-1]).Key
+	}
+	if !s.snap.Needs(s.ks) { // MV-4, read after the tree: no version decides this gap
+		for _, b := range s.batch {
+			s.out = append(s.out, entry(b))
 		}
+		s.prev = append(s.prev[:0], last...)
 		return
 	}
 	lo, hi := s.lo, s.hi
@@ -110,36 +132,57 @@ func (s *snapSource) fill() {
 		if started {
 			lo = successor(s.prev)
 		}
-		if treeOK {
-			hi = successor(s.tree.Key())
+		if last != nil && !s.done {
+			hi = successor(last)
 		}
 	} else {
 		if started {
 			hi = s.prev
 		}
-		if treeOK {
-			lo = s.tree.Key()
+		if last != nil && !s.done {
+			lo = last
 		}
 	}
-	entries, err := s.snap.Range(s.ks, lo, hi, s.reverse)
+	versions, err := s.snap.Range(s.ks, lo, hi, s.reverse)
 	if err != nil {
 		s.err = err
 		return
 	}
-	decided := false
-	for _, e := range entries {
-		if treeOK && bytes.Equal(e.Key, s.tree.Key()) {
-			decided = true
+	// Merge: both are in scan order; a version decides its key.
+	i, j := 0, 0
+	for i < len(s.batch) || j < len(versions) {
+		var c int
+		switch {
+		case i == len(s.batch):
+			c = 1
+		case j == len(versions):
+			c = -1
+		default:
+			c = bytes.Compare(entry(s.batch[i]).Key, versions[j].Key)
+			if s.reverse {
+				c = -c
+			}
 		}
-		s.out = append(s.out, e)
+		switch {
+		case c < 0:
+			s.out = append(s.out, entry(s.batch[i]))
+			i++
+		case c > 0:
+			s.out = append(s.out, versions[j])
+			j++
+		default:
+			s.out = append(s.out, versions[j])
+			i++
+			j++
+		}
 	}
-	if treeOK {
-		s.prev = append(s.prev[:0], s.tree.Key()...)
-		if !decided {
-			s.out = append(s.out, mvcc.Entry{Key: s.tree.Key(), Val: s.tree.Value(), Existed: true})
-		}
+	if last != nil {
+		s.prev = append(s.prev[:0], last...)
 	}
 }
+
+// span locates a batched tree entry in the arena.
+type span struct{ off, k, v int }
 
 // successor is the smallest key after k.
 func successor(k []byte) []byte { return append(append([]byte(nil), k...), 0) }
