@@ -59,15 +59,18 @@ type snapSource struct {
 	lo, hi  []byte
 	reverse bool
 
-	prev    []byte // bound of the next gap (exclusive), nil: the range's own
-	arena   []byte // the batch's keys and values, copied
-	batch   []span
-	started bool
-	done    bool
-	out     []mvcc.Entry // decided entries of the current gap, in order
-	key     []byte
-	val     []byte
-	err     error
+	prev      []byte // bound of the next gap (exclusive), nil: the range's own
+	arena     []byte // the batch's keys and values, copied
+	batch     []span
+	batched   bool // versions exist: read in batches (fill)
+	pending   bool // the tree iterator holds an entry not yet batched
+	treeEnded bool // the tree iterator is exhausted
+	started   bool
+	done      bool
+	out       []mvcc.Entry // decided entries of the current gap, in order
+	key       []byte
+	val       []byte
+	err       error
 }
 
 func (s *snapSource) Next() bool {
@@ -84,6 +87,32 @@ func (s *snapSource) Next() bool {
 		if s.done || s.err != nil {
 			return false
 		}
+		if !s.batched {
+			// Until the keyspace has a version newer than the snapshot,
+			// the tree's entries are the snapshot's (MV-4, checked after
+			// each entry is read): hand them over without a copy.
+			if !s.tree.Next() {
+				if s.err = s.tree.Err(); s.err != nil {
+					return false
+				}
+				if !s.snap.Needs(s.ks) {
+					s.done = true
+					return false
+				}
+				// Versions appeared: the last gap may hold keys the
+				// tree no longer has.
+				s.batched, s.treeEnded = true, true
+				continue
+			}
+			if !s.snap.Needs(s.ks) {
+				s.started = true
+				s.prev = append(s.prev[:0], s.tree.Key()...)
+				s.key, s.val = s.tree.Key(), s.tree.Value()
+				return true
+			}
+			s.batched = true
+			s.pending = true // the entry just read opens the first batch
+		}
 		s.fill()
 	}
 }
@@ -97,7 +126,9 @@ const batchSize = 32
 func (s *snapSource) fill() {
 	s.arena, s.batch = s.arena[:0], s.batch[:0]
 	for len(s.batch) < batchSize {
-		if !s.tree.Next() {
+		if s.pending {
+			s.pending = false
+		} else if s.treeEnded || !s.tree.Next() {
 			if s.err = s.tree.Err(); s.err != nil {
 				return
 			}
