@@ -62,6 +62,7 @@ type Session struct {
 
 	lockQuery   string
 	lockingRead bool
+	lockShared  bool // the locking read is LOCK IN SHARE MODE / FOR SHARE
 
 	snapPerStatement bool   // SES-9: the snapshot is the statement's (READ COMMITTED)
 	snapStatement    string // the statement that took it
@@ -157,14 +158,31 @@ func (s *Session) lockTableShared(t *table) error {
 }
 
 // lockingReads reports whether the current statement reads rows to change
-// them (SES-3).
+// them, or to lock them (SES-3): SELECT ... LOCK IN SHARE MODE (and FOR
+// SHARE, which the server rewrites to it) takes shared row locks, the
+// others exclusive ones.
 func (s *Session) lockingReads(ctx *sql.Context) bool {
 	q := ctx.Query()
 	if q == s.lockQuery && q != "" {
 		return s.lockingRead
 	}
 	s.lockQuery, s.lockingRead = q, isLockingStatement(q)
+	u := strings.ToUpper(q)
+	s.lockShared = s.lockingRead && strings.Contains(u, "LOCK IN SHARE MODE") && !strings.Contains(u, "FOR UPDATE") &&
+		!isWriteStatement(q)
 	return s.lockingRead
+}
+
+// isWriteStatement reports whether q is an UPDATE, DELETE, REPLACE or
+// INSERT (their row searches lock exclusively whatever they contain).
+func isWriteStatement(q string) bool {
+	q = strings.TrimLeft(q, " \t\r\n(")
+	for _, w := range []string{"UPDATE", "DELETE", "REPLACE", "INSERT"} {
+		if len(q) >= len(w) && strings.EqualFold(q[:len(w)], w) {
+			return true
+		}
+	}
+	return false
 }
 
 func isLockingStatement(q string) bool {

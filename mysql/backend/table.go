@@ -818,7 +818,9 @@ func (ri *rowIter) load(ctx *sql.Context, key, val []byte) (sql.Row, bool, error
 		var v []byte
 		var found bool
 		var err error
-		if ri.locking {
+		if ri.locking && ri.s.lockShared {
+			v, found, err = ri.tx.GetForShare(t.primary, pk)
+		} else if ri.locking {
 			v, found, err = ri.tx.GetForUpdate(t.primary, pk)
 		} else {
 			v, found, err = ri.tx.Get(t.primary, pk)

@@ -376,3 +376,47 @@ func TestSetTransactionNextOnly(t *testing.T) {
 	}
 	mustExecConn(t, c, "COMMIT")
 }
+
+// FOR SHARE (rewritten to LOCK IN SHARE MODE) and LOCK IN SHARE MODE take
+// shared row locks: two readers hold the row together, a writer waits for
+// both, and FOR UPDATE still excludes a second locker.
+func TestSharedLockingReads(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE s")
+	setup := ts.open("s")
+	mustExec(t, setup, "CREATE TABLE t (id INT PRIMARY KEY, v INT)")
+	mustExec(t, setup, "INSERT INTO t VALUES (1, 0)")
+	mustExec(t, setup, "SET GLOBAL innodb_lock_wait_timeout = 1")
+	defer mustExec(t, setup, "SET GLOBAL innodb_lock_wait_timeout = 50")
+	begin := func() *sql.Tx {
+		tx, err := ts.open("s").BeginTx(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tx
+	}
+	a, b := begin(), begin()
+	var v int
+	if err := a.QueryRow("SELECT v FROM t WHERE id = 1 FOR SHARE").Scan(&v); err != nil {
+		t.Fatalf("FOR SHARE: %v", err)
+	}
+	if err := b.QueryRow("SELECT v FROM t WHERE id = 1 LOCK IN SHARE MODE").Scan(&v); err != nil {
+		t.Fatalf("a second shared locker waited or failed: %v", err)
+	}
+	w := begin()
+	if _, err := w.Exec("UPDATE t SET v = 1 WHERE id = 1 AND 1=1"); errCode(err) != 1205 {
+		t.Fatalf("a writer under two shared locks: %v, want 1205 (lock wait timeout)", err)
+	}
+	w.Rollback()
+	a.Commit()
+	b.Commit()
+	x, y := begin(), begin()
+	defer x.Rollback()
+	defer y.Rollback()
+	if err := x.QueryRow("SELECT v FROM t WHERE id = 1 FOR UPDATE").Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	if err := y.QueryRow("SELECT v FROM t WHERE id = 1 FOR SHARE").Scan(&v); errCode(err) != 1205 {
+		t.Fatalf("FOR SHARE under FOR UPDATE: %v, want 1205", err)
+	}
+}

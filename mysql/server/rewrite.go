@@ -20,6 +20,8 @@ import (
 //   - In CREATE/ALTER, YEAR(4) is YEAR (its only display width), and
 //     BLOB(n) / TEXT(n) are the smallest BLOB / TEXT types holding n bytes
 //     / characters (utf8mb4: 4 bytes each), as MySQL defines them.
+//   - SELECT ... FOR SHARE (MySQL 8) is SELECT ... LOCK IN SHARE MODE, the
+//     form the parser takes (the backend then takes shared row locks).
 //   - LOCK TABLE is LOCK TABLES (MySQL takes both; the parser only the
 //     plural).
 //   - In CREATE/ALTER, DEFAULT f(...) (MariaDB's form, in its dumps:
@@ -91,6 +93,12 @@ func rewriteQuery(q string, backslashEscapes bool) string {
 			for j < len(q) && isIdentByte(q[j]) {
 				j++
 			}
+			if !ddl && j-i == 3 && strings.EqualFold(q[i:j], "FOR") && (i == 0 || !isIdentByte(q[i-1])) {
+				if end, ok := forShare(q, j); ok { // SELECT ... FOR SHARE (MySQL 8)
+					emit(i, "LOCK IN SHARE MODE", end-i)
+					j = end
+				}
+			}
 			if ddl && (i == 0 || !isIdentByte(q[i-1])) {
 				if repl, end, ok := typeWidth(q, i, j); ok {
 					emit(i, repl, end-i)
@@ -108,6 +116,19 @@ func rewriteQuery(q string, backslashEscapes bool) string {
 }
 
 var lockTableRE = regexp.MustCompile(`(?i)^\s*LOCK\s+TABLE\s`)
+
+// forShare reports whether q[j:] continues FOR with SHARE as a word, and
+// where that word ends.
+func forShare(q string, j int) (int, bool) {
+	k := j
+	for k < len(q) && (q[k] == ' ' || q[k] == '\t' || q[k] == '\n' || q[k] == '\r') {
+		k++
+	}
+	if k == j || k+5 > len(q) || !strings.EqualFold(q[k:k+5], "SHARE") || (k+5 < len(q) && isIdentByte(q[k+5])) {
+		return 0, false
+	}
+	return k + 5, true
+}
 
 func finish(out *strings.Builder, q string, last int) string {
 	if out == nil {
