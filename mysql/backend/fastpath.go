@@ -161,6 +161,9 @@ func (s *Session) readTx(ctx *sql.Context, scan bool) (*engine.Tx, func(), error
 		}
 		return tmp, tmp.Rollback, nil
 	}
+	if s.txIsolation == "SERIALIZABLE" || (s.txIsolation == "" && s.serializableRead(ctx)) {
+		return nil, nil, ErrFallback // its plain reads lock (SES-9)
+	}
 	tx, err := s.engineTx()
 	if err != nil {
 		return nil, nil, err

@@ -23,8 +23,9 @@ import (
 //   - START TRANSACTION WITH CONSISTENT SNAPSHOT takes the snapshot at once
 //     (ConsistentSnapshot; the parser drops the clause, the server detects
 //     it).
-//   - SERIALIZABLE reads are not turned into shared-lock reads (InnoDB
-//     does): it behaves as REPEATABLE READ.
+//   - SERIALIZABLE: inside a transaction (BEGIN, or autocommit off) plain
+//     reads are shared locking reads, as InnoDB turns them into LOCK IN
+//     SHARE MODE; an autocommit SELECT stays a consistent read.
 
 // isolation is the isolation level of the session's transaction, upper
 // case with dashes ("REPEATABLE-READ"): fixed at its first consistent
@@ -96,4 +97,14 @@ func (s *Session) ConsistentSnapshot(ctx *sql.Context) error {
 	s.snapPerStatement = false
 	tx.SetSnapshot()
 	return nil
+}
+
+// serializableRead reports whether a plain read of the current statement
+// is a shared locking read (SES-9: SERIALIZABLE inside a transaction).
+func (s *Session) serializableRead(ctx *sql.Context) bool {
+	if s.isolation(ctx) != "SERIALIZABLE" {
+		return false
+	}
+	autocommit, _ := s.TransactionState()
+	return s.GetIgnoreAutoCommit() || !autocommit
 }

@@ -520,6 +520,9 @@ func (tb *Table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, 
 		return nil, err
 	}
 	locking := s.lockingReads(ctx)
+	if !locking && s.serializableRead(ctx) { // SES-9
+		locking, s.lockShared = true, true
+	}
 	if !locking {
 		s.consistentRead(ctx, tx) // SES-9
 	} else {

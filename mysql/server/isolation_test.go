@@ -420,3 +420,46 @@ func TestSharedLockingReads(t *testing.T) {
 		t.Fatalf("FOR SHARE under FOR UPDATE: %v, want 1205", err)
 	}
 }
+
+// SERIALIZABLE: inside a transaction a plain SELECT takes shared row
+// locks, through both protocols (a writer of the row waits), as InnoDB;
+// an autocommit SELECT does not lock.
+func TestSerializablePlainReadsLock(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE z")
+	setup := ts.open("z")
+	mustExec(t, setup, "CREATE TABLE t (id INT PRIMARY KEY, v INT)")
+	mustExec(t, setup, "INSERT INTO t VALUES (1, 0), (2, 0)")
+	mustExec(t, setup, "SET GLOBAL innodb_lock_wait_timeout = 1")
+	defer mustExec(t, setup, "SET GLOBAL innodb_lock_wait_timeout = 50")
+	reader, err := ts.open("z").Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	mustExecConn(t, reader, "SET SESSION TRANSACTION ISOLATION LEVEL SERIALIZABLE")
+	var v int
+	// Autocommit: a consistent read, no lock.
+	if err := reader.QueryRowContext(context.Background(), "SELECT v FROM t WHERE id = ?", 1).Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := setup.Exec("UPDATE t SET v = 1 WHERE id = 1"); err != nil {
+		t.Fatalf("a write after an autocommit SERIALIZABLE read: %v", err)
+	}
+	mustExecConn(t, reader, "BEGIN")
+	if err := reader.QueryRowContext(context.Background(), "SELECT v FROM t WHERE id = ?", 1).Scan(&v); err != nil { // prepared
+		t.Fatal(err)
+	}
+	if err := reader.QueryRowContext(context.Background(), "SELECT v FROM t WHERE id = 2").Scan(&v); err != nil { // text
+		t.Fatal(err)
+	}
+	for _, id := range []int{1, 2} {
+		if _, err := setup.Exec("UPDATE t SET v = 2 WHERE id = ?", id); errCode(err) != 1205 {
+			t.Fatalf("a writer of row %d read under SERIALIZABLE: %v, want 1205", id, err)
+		}
+	}
+	mustExecConn(t, reader, "COMMIT")
+	if _, err := setup.Exec("UPDATE t SET v = 2 WHERE id = 1"); err != nil {
+		t.Fatalf("after the SERIALIZABLE transaction: %v", err)
+	}
+}
