@@ -35,11 +35,18 @@ func (a *authServer) DefaultAuthMethodDescription() mysql.AuthMethodDescription 
 }
 
 func accessDenied(user string, addr net.Addr, withPassword bool) error {
-	host := "localhost"
+	host := ""
 	if addr != nil && addr.Network() != "unix" {
-		if h, _, err := net.SplitHostPort(addr.String()); err == nil && !Loopback(h) {
-			host = h
-		}
+		host, _, _ = net.SplitHostPort(addr.String())
+	}
+	return deniedFor(user, host, withPassword)
+}
+
+// deniedFor is MySQL's 1045 for user at host (loopback, a socket or an
+// unknown host read as localhost).
+func deniedFor(user, host string, withPassword bool) error {
+	if host == "" || Loopback(host) {
+		host = "localhost"
 	}
 	using := "NO"
 	if withPassword {

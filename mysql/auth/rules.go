@@ -1,7 +1,6 @@
 package auth
 
 import (
-	"io"
 	"strings"
 	"sync"
 
@@ -109,16 +108,7 @@ func fileDenied(ctx *sql.Context, mdb *mysql_db.MySQLDb) error {
 		withPassword = u.AuthString != ""
 	}
 	rd.Close()
-	using := "NO"
-	if withPassword {
-		using = "YES"
-	}
-	host := c.Address
-	if Loopback(host) {
-		host = "localhost"
-	}
-	return mysql.NewSQLError(mysql.ERAccessDeniedError, mysql.SSAccessDeniedError,
-		"Access denied for user '%s'@'%s' (using password: %s)", c.User, host, using)
+	return deniedFor(c.User, c.Address, withPassword)
 }
 
 func globalScope(s sql.SystemVariableScope) bool {
@@ -153,16 +143,12 @@ func (w *withoutGrantSchema) RowIter(ctx *sql.Context, r sql.Row) (sql.RowIter, 
 	if err != nil {
 		return nil, err
 	}
-	defer it.Close(ctx)
-	var rows []sql.Row
-	for {
-		row, err := it.Next(ctx)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	all, err := sql.RowIterToRows(ctx, it)
+	if err != nil {
+		return nil, err
+	}
+	rows := all[:0]
+	for _, row := range all {
 		if name, _ := row[0].(string); !strings.EqualFold(name, "mysql") {
 			rows = append(rows, row)
 		}

@@ -166,26 +166,16 @@ func (s *Session) lockingReads(ctx *sql.Context) bool {
 	if q == s.lockQuery && q != "" {
 		return s.lockingRead
 	}
-	s.lockQuery, s.lockingRead = q, isLockingStatement(q)
-	u := strings.ToUpper(q)
-	s.lockShared = s.lockingRead && strings.Contains(u, "LOCK IN SHARE MODE") && !strings.Contains(u, "FOR UPDATE") &&
-		!isWriteStatement(q)
+	s.lockQuery = q
+	s.lockingRead, s.lockShared = isLockingStatement(q)
 	return s.lockingRead
 }
 
-// isWriteStatement reports whether q is an UPDATE, DELETE, REPLACE or
-// INSERT (their row searches lock exclusively whatever they contain).
-func isWriteStatement(q string) bool {
-	q = strings.TrimLeft(q, " \t\r\n(")
-	for _, w := range []string{"UPDATE", "DELETE", "REPLACE", "INSERT"} {
-		if len(q) >= len(w) && strings.EqualFold(q[:len(w)], w) {
-			return true
-		}
-	}
-	return false
-}
-
-func isLockingStatement(q string) bool {
+// isLockingStatement reports whether q reads rows under locks (SES-3):
+// UPDATE, DELETE, REPLACE and INSERT exclusively, a SELECT with FOR UPDATE
+// exclusively, one with LOCK IN SHARE MODE / FOR SHARE (and no FOR
+// UPDATE) shared.
+func isLockingStatement(q string) (locking, shared bool) {
 	q = strings.TrimLeft(q, " \t\r\n(")
 	for strings.HasPrefix(q, "/*") {
 		end := strings.Index(q, "*/")
@@ -200,13 +190,16 @@ func isLockingStatement(q string) bool {
 	}
 	switch strings.ToUpper(word) {
 	case "UPDATE", "DELETE", "REPLACE", "INSERT":
-		return true
+		return true, false
 	case "SELECT", "WITH":
 		u := strings.ToUpper(q)
-		return strings.Contains(u, "FOR UPDATE") || strings.Contains(u, "FOR SHARE") ||
-			strings.Contains(u, "LOCK IN SHARE MODE")
+		if strings.Contains(u, "FOR UPDATE") {
+			return true, false
+		}
+		shared = strings.Contains(u, "FOR SHARE") || strings.Contains(u, "LOCK IN SHARE MODE")
+		return shared, shared
 	}
-	return false
+	return false, false
 }
 
 // engineErr maps an engine error for the client; a deadlock also ends the

@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"fmt"
-	"io"
 	"regexp"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -36,7 +35,10 @@ func (h *errorHandler) ownGrants(goctx context.Context, c *mysql.Conn, query str
 	if err != nil {
 		return nil, true, err
 	}
-	defer it.Close(ctx)
+	rows, err := sql.RowIterToRows(ctx, it)
+	if err != nil {
+		return nil, true, err
+	}
 	rd := h.grants.Reader()
 	account := h.grants.GetUser(rd, client.User, client.Address, false)
 	rd.Close()
@@ -45,14 +47,7 @@ func (h *errorHandler) ownGrants(goctx context.Context, c *mysql.Conn, query str
 		name = fmt.Sprintf("%s@%s", account.User, account.Host)
 	}
 	res := &sqltypes.Result{Fields: []*querypb.Field{textField("Grants for " + name)}}
-	for {
-		row, err := it.Next(ctx)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, true, err
-		}
+	for _, row := range rows {
 		res.Rows = append(res.Rows, []sqltypes.Value{sqltypes.NewVarChar(fmt.Sprint(row[0]))})
 	}
 	return res, true, nil
