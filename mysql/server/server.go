@@ -32,6 +32,7 @@ import (
 	"strata/metrics"
 	"strata/mysql/auth"
 	"strata/mysql/backend"
+	"strata/mysql/infoschema"
 	"strata/mysql/rules"
 	"strata/page"
 )
@@ -72,6 +73,7 @@ func New(db *engine.DB, cfg Config) (*Server, error) {
 	rules.ErrOutOfMemory = backend.ErrOutOfMemory
 	e := sqle.NewDefault(b)
 	e.Analyzer.Catalog.StatsProvider = rules.SafeStats(e.Analyzer.Catalog.StatsProvider) // RULE-21
+	infoschema.Install(e.Analyzer.Catalog)                                               // IS-1
 	for _, f := range rules.Functions() {                                                // FUNC-1: where the name is free
 		if _, ok := e.Analyzer.Catalog.Function(sql.NewEmptyContext(), f.FunctionName()); !ok {
 			e.Analyzer.Catalog.RegisterFunction(sql.NewEmptyContext(), f)
