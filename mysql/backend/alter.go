@@ -22,15 +22,24 @@ import (
 // ALT-3 Close publishes the new definition in one catalog write, then
 // drops the old keyspaces; a crash before the catalog write leaves the new
 // keyspaces unnamed (dropped at Open, CAT-2) and the old table intact.
+// ALT-4 ADD PRIMARY KEY and DROP PRIMARY KEY are rewrites too: rows are
+// inserted under the new key (a duplicate is 1062 and the old table stays,
+// ALT-3), or under a hidden row id for a keyless table. A primary key over
+// a column prefix is 1235.
 
-var _ sql.RewritableTable = (*Table)(nil)
+var (
+	_ sql.RewritableTable          = (*Table)(nil)
+	_ sql.PrimaryKeyAlterableTable = (*Table)(nil)
+)
 
 var errNeedsRewrite = errors.New("strata: column changes go through a table rewrite")
 
-// AddColumn and DropColumn are never called: every change of the row
-// format is a rewrite (ShouldRewriteTable).
+// AddColumn, DropColumn, CreatePrimaryKey and DropPrimaryKey are never
+// called: every change of the row format is a rewrite (ShouldRewriteTable).
 func (tb *Table) AddColumn(*sql.Context, *sql.Column, *sql.ColumnOrder) error { return errNeedsRewrite }
 func (tb *Table) DropColumn(*sql.Context, string) error                       { return errNeedsRewrite }
+func (tb *Table) CreatePrimaryKey(*sql.Context, []sql.IndexColumn) error      { return errNeedsRewrite }
+func (tb *Table) DropPrimaryKey(*sql.Context) error                           { return errNeedsRewrite }
 
 // ModifyColumn changes what go-mysql-server changes without a rewrite:
 // the name (RENAME COLUMN), the default, the comment. Rows are stored by
@@ -76,8 +85,10 @@ func (tb *Table) ShouldRewriteTable(*sql.Context, sql.PrimaryKeySchema, sql.Prim
 
 // RewriteInserter implements sql.RewritableTable.
 func (tb *Table) RewriteInserter(ctx *sql.Context, oldSch, newSch sql.PrimaryKeySchema, oldCol, newCol *sql.Column, idxCols []sql.IndexColumn) (sql.RowInserter, error) {
-	if idxCols != nil {
-		return nil, sql.ErrUnsupportedFeature.New("changing the primary key of a table")
+	for _, c := range idxCols {
+		if c.Length > 0 { // ALT-4
+			return nil, sql.ErrUnsupportedFeature.New("a primary key over a column prefix")
+		}
 	}
 	if s, err := sessionOf(ctx); err == nil {
 		if err := s.implicitCommit(); err != nil {
@@ -181,6 +192,18 @@ func rewrittenDef(old *table, newSch sql.PrimaryKeySchema, oldCol, newCol *sql.C
 		}
 	}
 	def.RowEstimate = 0
+	for o, c := range def.Columns { // an AUTO_INCREMENT column leads a key (MySQL's 1075)
+		if !c.AutoIncrement {
+			continue
+		}
+		keyed := len(def.PK) > 0 && def.PK[0] == o
+		for _, ix := range def.Indexes {
+			keyed = keyed || ix.Columns[0] == o
+		}
+		if !keyed {
+			return nil, sql.ErrInvalidAutoIncCols.New()
+		}
+	}
 	return def, nil
 }
 
@@ -206,6 +229,7 @@ func (rw *rewriter) Insert(ctx *sql.Context, row sql.Row) error {
 		rw.tx = rw.b.db.Begin()
 	}
 	e := &editor{t: rw.nt}
+	e.s, _ = sessionOf(ctx) // duplicate-key errors word themselves through it
 	if err := e.insert(ctx, rw.tx, row); err != nil {
 		return mapEngineErr(err)
 	}

@@ -73,8 +73,8 @@ func exprText(v *sql.ColumnDefaultValue) string {
 	if v == nil {
 		return ""
 	}
-	if _, ok := v.Expr.(*sql.UnresolvedColumnDefault); ok {
-		return v.String()
+	if u, ok := v.Expr.(*sql.UnresolvedColumnDefault); ok {
+		return u.ExprString // the catalog's own text, as it was stored
 	}
 	e, _, err := transform.Expr(v, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 		if gf, ok := e.(*expression.GetField); ok {

@@ -2,6 +2,7 @@ package backend
 
 import (
 	"sort"
+	"strata/mysql/seqengine"
 	"strings"
 	"sync"
 
@@ -55,6 +56,9 @@ func (d *Database) GetTableInsensitive(ctx *sql.Context, name string) (sql.Table
 	}
 	t := d.lookup(name)
 	if t == nil {
+		if st, ok := seqengine.Lookup(d.name, name); ok { // SEQ-1
+			return st, true, nil
+		}
 		return nil, false, nil
 	}
 	return &Table{t: t}, true, nil

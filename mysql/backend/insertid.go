@@ -87,6 +87,9 @@ type dupEntry struct{ entry, key string }
 // noteDup records the MariaDB wording of the duplicate-key error whose
 // go-mysql-server text is keyStr, for this statement.
 func (s *Session) noteDup(keyStr, entry, key string) {
+	if s == nil {
+		return
+	}
 	if s.dups == nil || len(s.dups) > 1000 {
 		s.dups = map[string]dupEntry{}
 	}

@@ -31,6 +31,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strata/mysql/server"
 	"strings"
 	"sync"
 	"testing"
@@ -78,6 +79,12 @@ func TestCompat(t *testing.T) {
 	defer func() {
 		if err := ss.stop(); err != nil {
 			t.Errorf("strata close: %v", err)
+		}
+	}()
+	panics := server.PanicsRecovered()
+	defer func() { // server SRV-PANIC: a recovered panic is still a bug
+		if n := server.PanicsRecovered() - panics; n != 0 {
+			t.Errorf("strata recovered %d panic(s) while running the corpus (see the log)", n)
 		}
 	}()
 	t.Logf("servers up in %v (mariadb %s, strata %s)", time.Since(start).Round(time.Millisecond), md.addr, ss.addr)

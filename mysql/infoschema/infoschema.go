@@ -13,7 +13,8 @@
 //	     booleans ON/OFF, NULL for the session value of a global-only
 //	     variable and the global value of a session-only one.
 //	IS-3 The wrapped database answers every other name exactly as
-//	     go-mysql-server's information_schema does: Install only adds.
+//	     go-mysql-server's information_schema does, but ENGINES, which
+//	     also lists MariaDB's SEQUENCE engine (seqengine SEQ-3).
 //
 // Tested by mysql/server's TestInformationSchemaVariables against the
 // values SELECT @@var returns, and by mtr's include files in
@@ -35,7 +36,21 @@ import (
 // Install replaces the catalog's information_schema with one that also
 // has the tables of IS-1.
 func Install(cat *analyzer.Catalog) {
-	cat.InfoSchema = &database{Database: cat.InfoSchema, extra: tables()}
+	extra := tables()
+	if t, ok, err := cat.InfoSchema.GetTableInsensitive(sql.NewEmptyContext(), "engines"); err == nil && ok {
+		extra["engines"] = &is.InformationSchemaTable{TableName: t.Name(), TableSchema: t.Schema(), Reader: enginesRows}
+	}
+	cat.InfoSchema = &database{Database: cat.InfoSchema, extra: extra}
+}
+
+// enginesRows are go-mysql-server's engines and SEQUENCE (SEQ-3).
+func enginesRows(ctx *sql.Context, _ sql.Catalog) (sql.RowIter, error) {
+	var rows []sql.Row
+	for _, e := range sql.SupportedEngines {
+		rows = append(rows, sql.Row{e.String(), e.Support(), e.Comment(), e.Transactions(), e.XA(), e.Savepoints()})
+	}
+	rows = append(rows, sql.Row{"SEQUENCE", "YES", "Generated tables filled with sequential values", "YES", "NO", "YES"})
+	return sql.RowsToRowIter(rows...), nil
 }
 
 type database struct {
@@ -57,8 +72,10 @@ func (d *database) GetTableNames(ctx *sql.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, t := range d.extra {
-		names = append(names, t.Name())
+	for k, t := range d.extra {
+		if k != "engines" {
+			names = append(names, t.Name())
+		}
 	}
 	return names, nil
 }

@@ -15,7 +15,7 @@ import (
 // Functions are MySQL built-in functions go-mysql-server v0.20.0 lacks
 // (FUNC-1), registered by the server where the name is free.
 func Functions() []sql.Function {
-	return []sql.Function{
+	return append(quantifierFunctions(),
 		fn("truncate", 2, 2, truncateType, truncateNum),
 		fn("makedate", 2, 2, fixed(types.Date), makedate),
 		fn("maketime", 3, 3, fixed(types.Time), maketime),
@@ -34,7 +34,7 @@ func Functions() []sql.Function {
 		fn("insert", 4, 4, fixed(types.LongText), insertString),
 		fn("export_set", 3, 5, fixed(types.LongText), exportSet),
 		keepNulls(fn("make_set", 2, 64, fixed(types.LongText), makeSet)),
-	}
+	)
 }
 
 // scalar is a function of fixed arity over evaluated arguments: NULL in,
@@ -153,8 +153,22 @@ func truncateNum(ctx *sql.Context, a []any) (any, error) {
 		if err != nil {
 			return nil, err
 		}
+		switch { // beyond a double's exponents: nothing to cut, or all
+		case d > 330:
+			return f, nil
+		case d < -330:
+			return 0.0, nil
+		}
 		p := math.Pow(10, float64(d))
 		return math.Trunc(f.(float64)*p) / p, nil
+	}
+	// A DECIMAL has at most 65 digits, 30 after the point: d beyond those
+	// cuts nothing or everything (and must not reach the decimal library
+	// as a huge exponent, which takes minutes).
+	if d > 30 {
+		d = 30
+	} else if d < -66 {
+		d = -66
 	}
 	dv, _, err := types.InternalDecimalType.Convert(ctx, a[0])
 	if err != nil {

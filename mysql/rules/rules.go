@@ -110,11 +110,19 @@
 // memory budget every 64 rows and stop the statement with 1041 while it is
 // over (memgov MEM-3), rather than growing until the process is killed.
 //
+// RULE-23 `x op ALL|ANY|SOME (subquery)` is a quantified comparison with
+// SQL's three-valued logic (quantified.go); the server rewrites the text
+// into a form go-mysql-server's parser takes.
+//
+// RULE-24 ALTER TABLE ... ADD / DROP PRIMARY KEY is one table rewrite,
+// DROP and ADD in one statement included, so a failure leaves the table
+// as it was (alterpk.go).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
 //
-// Except RULE-8 and RULE-13, the rules run last in every statement's analysis (go-mysql-server's
+// Except RULE-8, RULE-13 and RULE-23, the rules run last in every statement's analysis (go-mysql-server's
 // OnceAfterAll batch, shared by its per-statement batches), so they see
 // the final plan and must keep expression indexes as they are.
 package rules
@@ -151,6 +159,8 @@ const (
 	selfInsertID
 	unsupportedCharsetsID
 	memoryChecksID
+	quantifiedID
+	primaryKeyChangesID
 )
 
 var once sync.Once
@@ -165,7 +175,8 @@ func Install() {
 			if r.Id.String() == "unnestInSubqueries" {
 				rules := append([]analyzer.Rule{}, analyzer.DefaultRules[:i]...)
 				rules = append(rules, analyzer.Rule{Id: keepNotInID, Apply: keepNotIn},
-					analyzer.Rule{Id: tooManyTablesID, Apply: tooManyTables})
+					analyzer.Rule{Id: tooManyTablesID, Apply: tooManyTables},
+					analyzer.Rule{Id: quantifiedID, Apply: quantifiedComparisons})
 				analyzer.DefaultRules = append(rules, analyzer.DefaultRules[i:]...)
 				break
 			}
@@ -198,7 +209,8 @@ func Install() {
 			analyzer.Rule{Id: primaryPrefixID, Apply: primaryPrefix},
 			analyzer.Rule{Id: selfInsertID, Apply: selfInsert},
 			analyzer.Rule{Id: unsupportedCharsetsID, Apply: unsupportedCharsets},
-			analyzer.Rule{Id: memoryChecksID, Apply: memoryChecks})
+			analyzer.Rule{Id: memoryChecksID, Apply: memoryChecks},
+			analyzer.Rule{Id: primaryKeyChangesID, Apply: primaryKeyChanges})
 		// RULE-11: SHOW CREATE TABLE's column definitions.
 		sql.GlobalSchemaFormatter = schemaFormatter{sql.GlobalSchemaFormatter}
 		// RULE-6: the server's collations start as MySQL 8's.

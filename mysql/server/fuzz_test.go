@@ -94,6 +94,9 @@ func FuzzCommandPackets(f *testing.F) {
 		if err := fuzzServer.db.QueryRow("SELECT 1").Scan(&one); err != nil || one != 1 {
 			t.Fatalf("after command 0x%02x %q the server does not answer: %v", cmd, payload, err)
 		}
+		if n := PanicsRecovered(); n != 0 { // SRV-PANIC
+			t.Fatalf("after command 0x%02x %q: %d panic(s) recovered", cmd, payload, n)
+		}
 	})
 }
 

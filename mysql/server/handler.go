@@ -45,7 +45,13 @@ func (h *errorHandler) session(c *mysql.Conn) *backend.Session {
 }
 
 // ComResetConnection may give c a new session: forget the cached one.
-func (h *errorHandler) ComResetConnection(c *mysql.Conn) error {
+// A connection that has not run a statement has no session yet: nothing
+// to reset (go-mysql-server dereferenced the missing session).
+func (h *errorHandler) ComResetConnection(c *mysql.Conn) (err error) {
+	defer recoverCommand(c, &err)
+	if h.session(c) == nil {
+		return nil
+	}
 	h.sessions.Delete(c.ConnectionID)
 	return h.Handler.ComResetConnection(c)
 }
@@ -243,6 +249,7 @@ func fixFields(res *sqltypes.Result) (floats bool) {
 		return false
 	}
 	for _, f := range res.Fields {
+		f.Name = unrewriteName(f.Name)
 		switch f.Type {
 		case sqltypes.Bit:
 			f.Charset = 63
@@ -314,6 +321,11 @@ var errorRules = []errorRule{
 		"This version of Strata doesn't yet support 'comparison with ALL/ANY/SOME (subquery)'"},
 	{1105, regexp.MustCompile(`^syntax error at position \d+ near '(?i:(check|checksum|optimize|repair))'$`), 1235, "42000",
 		"This version of Strata doesn't yet support '${1} TABLE'"},
+	{1105, regexp.MustCompile(`^table doesn't support (?:INSERT INTO|UPDATE|DELETE FROM|REPLACE INTO)`), 1031, "HY000",
+		"Table storage engine for this table doesn't have this option"},
+	{1241, regexp.MustCompile(`^operand should have (\d+) columns, but has \d+$`), 1241, "21000", "Operand should contain $1 column(s)"},
+	{1105, regexp.MustCompile(`^this form of ALL/ANY/SOME is not supported$`), 1235, "42000",
+		"This version of Strata doesn't yet support 'this form of ALL/ANY/SOME'"},
 	{1105, regexp.MustCompile(`^stored procedure "(.*)" does not exist`), 1305, "42000", "PROCEDURE $1 does not exist"},
 	{1105, regexp.MustCompile(`^Event '(.*)' does not exist$`), 1539, "HY000", "Unknown event '$1'"},
 	{1105, regexp.MustCompile(`^stored procedure "(.*)" already exists`), 1304, "42000", "PROCEDURE $1 already exists"},
@@ -404,6 +416,7 @@ var errorRules = []errorRule{
 
 // mapError is mapError with the session's duplicate-key wording.
 func (h *errorHandler) mapError(c *mysql.Conn, err error) error {
+	countCaughtPanic(err) // SRV-PANIC
 	err = mapError(err)
 	if s := h.session(c); s != nil {
 		err = dupWording(s, err)
@@ -493,8 +506,9 @@ func (h *errorHandler) unknownThread(query string) error {
 
 // ComInitDB (COM_INIT_DB and the handshake's database) refuses a
 // database the user holds nothing in with 1044, as MySQL.
-func (h *errorHandler) ComInitDB(c *mysql.Conn, schemaName string) error {
-	err := h.Handler.ComInitDB(c, schemaName)
+func (h *errorHandler) ComInitDB(c *mysql.Conn, schemaName string) (err error) {
+	defer recoverCommand(c, &err)
+	err = h.Handler.ComInitDB(c, schemaName)
 	if err != nil {
 		err = privilegeWording("USE "+schemaName, mapError(sql.CastSQLError(err)))
 	}
@@ -533,7 +547,8 @@ func globalInt(name string) (int64, bool) {
 	return 0, false
 }
 
-func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) error {
+func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (err error) {
+	defer recoverCommand(c, &err)
 	if err := packetLimit(len(query)); err != nil {
 		return err
 	}
@@ -542,7 +557,7 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 		h.done(c, err)
 		return err
 	}
-	err := statementErrors(query, h.mapError(c, h.Handler.ComQuery(ctx, c, query, h.spool(c, query, cb))))
+	err = statementErrors(query, h.mapError(c, h.Handler.ComQuery(ctx, c, query, h.spool(c, query, cb))))
 	if err == nil {
 		err = h.consistentSnapshot(ctx, c, query)
 	}
@@ -742,7 +757,8 @@ func unknownVariable(query string, err error) error {
 	return mysql.NewSQLError(1193, "HY000", "Unknown system variable '%s'", name)
 }
 
-func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (string, error) {
+func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (rest string, err error) {
+	defer recoverCommand(c, &err)
 	if err := packetLimit(len(query)); err != nil {
 		return "", err
 	}
@@ -762,7 +778,7 @@ func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 			}
 		}
 	}
-	rest, err := h.Handler.ComMultiQuery(ctx, c, query, h.spool(c, query, cb))
+	rest, err = h.Handler.ComMultiQuery(ctx, c, query, h.spool(c, query, cb))
 	err = statementErrors(query, h.mapError(c, err))
 	if err == nil {
 		err = h.consistentSnapshot(ctx, c, query)
@@ -779,6 +795,7 @@ func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 			delete(c.PrepareData, c.StatementID)
 		}
 	}()
+	defer recoverCommand(c, &err) // runs before the deferred cleanup above
 	// A connection holds at most max_prepared_stmt_count statements
 	// (MySQL counts them server-wide; the wire library keeps them per
 	// connection, where they can be counted without a lock).
@@ -799,7 +816,8 @@ func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 	return f, privilegeWording(query, mapError(err))
 }
 
-func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mysql.PrepareData, cb func(*sqltypes.Result) error) error {
+func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mysql.PrepareData, cb func(*sqltypes.Result) error) (err error) {
+	defer recoverCommand(c, &err)
 	if s := h.session(c); s != nil {
 		beginDiagnostics(s, p.PrepareStmt)
 		s.BeginInsertIDs()
@@ -817,7 +835,7 @@ func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mys
 	}
 	first := true
 	var fields []*querypb.Field
-	err := h.mapError(c, h.Handler.ComStmtExecute(ctx, c, p, func(res *sqltypes.Result) error {
+	err = h.mapError(c, h.Handler.ComStmtExecute(ctx, c, p, func(res *sqltypes.Result) error {
 		if first {
 			first = false
 			h.setStatus(c)

@@ -60,3 +60,47 @@ func TestInformationSchemaVariables(t *testing.T) {
 		t.Errorf("information_schema.TABLES lists SCHEMATA %d times, %v", n, err)
 	}
 }
+
+// TestSequenceTables: MariaDB's sequence tables (seqengine SEQ-1..3), with
+// the rows MariaDB 10.11 gives for the same names.
+func TestSequenceTables(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	defer ts.stop()
+	db := ts.open("")
+	defer db.Close()
+	mustExec(t, db, "CREATE DATABASE sq")
+	mustExec(t, db, "USE sq")
+	db.SetMaxOpenConns(1)
+	for q, want := range map[string]string{
+		"SELECT GROUP_CONCAT(seq) FROM seq_10_to_1_step_3":                                              "10,7,4,1",
+		"SELECT GROUP_CONCAT(seq) FROM seq_1_to_10_step_3":                                              "1,4,7,10",
+		"SELECT GROUP_CONCAT(seq) FROM seq_5_to_5":                                                      "5",
+		"SELECT CAST(COUNT(*) AS CHAR) FROM seq_1_to_0":                                                 "2",
+		"SELECT CAST(SUM(seq) AS CHAR) FROM seq_1_to_100000":                                            "5000050000",
+		"SELECT GROUP_CONCAT(a.seq * 10 + b.seq ORDER BY a.seq, b.seq) FROM seq_1_to_2 a, seq_1_to_2 b": "11,12,21,22",
+		"SELECT support FROM information_schema.ENGINES WHERE engine = 'SEQUENCE'":                      "YES",
+		"SELECT GROUP_CONCAT(seq) FROM seq_18446744073709551614_to_18446744073709551615":                "18446744073709551614,18446744073709551615",
+	} {
+		var got string
+		if err := db.QueryRow(q).Scan(&got); err != nil || got != want {
+			t.Errorf("%s = %q, %v; want %q", q, got, err, want)
+		}
+	}
+	// Not listed, not writable, case-sensitive, and a real table wins.
+	var n int
+	if err := db.QueryRow("SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_NAME LIKE 'seq%'").Scan(&n); err != nil || n != 0 {
+		t.Errorf("sequence tables listed: %d, %v", n, err)
+	}
+	if _, err := db.Exec("INSERT INTO seq_1_to_3 VALUES (9)"); errCode(err) != 1031 {
+		t.Errorf("INSERT into a sequence table: %v, want 1031", err)
+	}
+	if _, err := db.Exec("SELECT * FROM SEQ_1_TO_2"); errCode(err) != 1146 {
+		t.Errorf("SEQ_1_TO_2: %v, want 1146", err)
+	}
+	mustExec(t, db, "CREATE TABLE seq_1_to_3 (seq INT)")
+	mustExec(t, db, "INSERT INTO seq_1_to_3 VALUES (42)")
+	var got string
+	if err := db.QueryRow("SELECT GROUP_CONCAT(seq) FROM seq_1_to_3").Scan(&got); err != nil || got != "42" {
+		t.Errorf("a real table named seq_1_to_3 reads %q, %v", got, err)
+	}
+}

@@ -28,6 +28,15 @@ import (
 //     DEFAULT curdate()) is DEFAULT (f(...)), MySQL 8's expression default;
 //     CURRENT_TIMESTAMP, NOW, LOCALTIME and LOCALTIMESTAMP, which the
 //     parser takes bare, are left alone.
+//   - The modifiers MySQL takes and InnoDB ignores: INSERT/REPLACE
+//     LOW_PRIORITY, HIGH_PRIORITY, DELAYED; UPDATE/DELETE LOW_PRIORITY;
+//     DELETE QUICK; SELECT HIGH_PRIORITY, SQL_SMALL_RESULT,
+//     SQL_BIG_RESULT, SQL_BUFFER_RESULT (the parser knows neither) are
+//     dropped.
+//   - x op ALL (subquery), x op ANY|SOME (subquery) is x op
+//     strata_all((subquery)) / strata_any(...), a marker function that
+//     rules RULE-23 turns into a quantified comparison; SUM(ALL x) and
+//     the other aggregates' ALL (the default) are dropped.
 //
 // Comments, quoted identifiers and the rest of the text are copied as
 // they are. The result is the input when nothing applies (no allocation).
@@ -47,7 +56,14 @@ func rewriteQuery(q string, backslashEscapes bool) string {
 		emit(m[1]-len("TABLE "), "TABLES ", len("TABLE "))
 	}
 	ddl := isDDL(q)
+	var closes []int // positions where a ")" closes a quantifier marker, last first
+	head := ""       // the statement word whose modifiers may follow (see modifier)
 	for i := last; i < len(q); {
+		if n := len(closes); n > 0 && closes[n-1] == i {
+			emit(i, ")", 0)
+			closes = closes[:n-1]
+			continue
+		}
 		ch := q[i]
 		switch {
 		case ch == '\'' || ch == '"':
@@ -93,10 +109,24 @@ func rewriteQuery(q string, backslashEscapes bool) string {
 			for j < len(q) && isIdentByte(q[j]) {
 				j++
 			}
+			if !ddl && (i == 0 || !isIdentByte(q[i-1])) && q[i] != '`' {
+				var drop bool
+				if head, drop = modifier(head, q[i:j]); drop {
+					emit(i, "", j-i)
+				}
+			}
 			if !ddl && j-i == 3 && strings.EqualFold(q[i:j], "FOR") && (i == 0 || !isIdentByte(q[i-1])) {
 				if end, ok := forShare(q, j); ok { // SELECT ... FOR SHARE (MySQL 8)
 					emit(i, "LOCK IN SHARE MODE", end-i)
 					j = end
+				}
+			}
+			if j-i <= 4 && (i == 0 || !isIdentByte(q[i-1])) {
+				if repl, end, ok := quantifier(q, i, j); ok {
+					emit(i, repl, j-i)
+					if end >= 0 {
+						closes = append(closes, end)
+					}
 				}
 			}
 			if ddl && (i == 0 || !isIdentByte(q[i-1])) {
@@ -112,7 +142,146 @@ func rewriteQuery(q string, backslashEscapes bool) string {
 			i++
 		}
 	}
+	if n := len(closes); n > 0 && closes[n-1] == len(q) {
+		emit(len(q), ")", 0)
+	}
 	return finish(out, q, last)
+}
+
+var (
+	dmlHeads      = map[string]bool{"INSERT": true, "REPLACE": true, "UPDATE": true, "DELETE": true}
+	dmlModifiers  = map[string]bool{"LOW_PRIORITY": true, "HIGH_PRIORITY": true, "DELAYED": true, "QUICK": true}
+	selectDropped = map[string]bool{"HIGH_PRIORITY": true, "SQL_SMALL_RESULT": true, "SQL_BIG_RESULT": true, "SQL_BUFFER_RESULT": true}
+	selectKept    = map[string]bool{"ALL": true, "DISTINCT": true, "DISTINCTROW": true, "STRAIGHT_JOIN": true,
+		"SQL_CACHE": true, "SQL_NO_CACHE": true, "SQL_CALC_FOUND_ROWS": true}
+)
+
+// modifier decides for word w, following statement word head (or ""),
+// whether w is a modifier to drop, and what the head is after w.
+func modifier(head, w string) (string, bool) {
+	if len(w) < 3 || len(w) > 19 {
+		return "", false
+	}
+	u := strings.ToUpper(w)
+	switch {
+	case dmlHeads[u] || u == "SELECT":
+		return u, false
+	case dmlHeads[head] && dmlModifiers[u]:
+		return head, u != "QUICK" || head == "DELETE"
+	case dmlHeads[head] && u == "IGNORE":
+		return head, false
+	case head == "SELECT" && selectDropped[u]:
+		return head, true
+	case head == "SELECT" && selectKept[u]:
+		return head, false
+	}
+	return "", false
+}
+
+// quantifier recognizes the word q[i:j] as ALL, ANY or SOME of a
+// quantified comparison (after a comparison operator, before a
+// parenthesis) and gives its replacement and where the ")" closing the
+// marker goes; or as the ALL of an aggregate (after "("), replaced by
+// nothing (end -1).
+func quantifier(q string, i, j int) (repl string, end int, ok bool) {
+	w := strings.ToUpper(q[i:j])
+	if w != "ALL" && w != "ANY" && w != "SOME" {
+		return "", 0, false
+	}
+	k := i - 1
+	for k >= 0 && isSpace(q[k]) {
+		k--
+	}
+	if k < 0 {
+		return "", 0, false
+	}
+	if q[k] == '(' && w == "ALL" {
+		return "/*" + q[i:j] + "*/", -1, true // kept for the column name (unrewriteName)
+	}
+	if q[k] != '=' && q[k] != '<' && q[k] != '>' || (q[k] == '>' && k > 0 && q[k-1] == '=' && k > 1 && q[k-2] == '<') {
+		return "", 0, false
+	}
+	o := j
+	for o < len(q) && isSpace(q[o]) {
+		o++
+	}
+	if o >= len(q) || q[o] != '(' {
+		return "", 0, false
+	}
+	c := matchParen(q, o)
+	if c < 0 {
+		return "", 0, false
+	}
+	name := "strata_" + q[i:j] // the word as written, for the column name
+	if q[k] == '>' && k > 0 && q[k-1] == '<' || q[k] == '=' && k > 0 && q[k-1] == '!' {
+		name += "_ne" // <> and != parse as NOT (a = b)
+	}
+	return name + "(", c + 1, true
+}
+
+// unrewriteName undoes quantifier's rewrite in a result column's name,
+// which go-mysql-server takes from the (rewritten) statement text: MySQL
+// names the column after the text the client sent.
+func unrewriteName(name string) string {
+	if !strings.Contains(name, "strata_") && !strings.Contains(name, "/*") {
+		return name
+	}
+	for _, w := range []string{"ALL", "all", "All"} {
+		name = strings.ReplaceAll(name, "/*"+w+"*/", w)
+	}
+	for {
+		i := strings.Index(strings.ToLower(name), "strata_")
+		if i < 0 {
+			return name
+		}
+		open := strings.IndexByte(name[i:], '(')
+		if open < 0 {
+			return name
+		}
+		open += i
+		word := strings.TrimSuffix(strings.TrimSuffix(name[i+len("strata_"):open], "_ne"), "_NE")
+		c := matchParen(name, open)
+		if c < 0 {
+			return name
+		}
+		name = name[:i] + word + name[open+1:c] + name[c+1:]
+	}
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// matchParen gives the index of the ")" matching the "(" at q[open],
+// skipping quoted strings, quoted identifiers and comments; -1 if none.
+func matchParen(q string, open int) int {
+	depth := 0
+	for i := open; i < len(q); i++ {
+		switch c := q[i]; {
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		case c == '\'' || c == '"' || c == '`':
+			for i++; i < len(q) && q[i] != c; i++ {
+				if q[i] == '\\' && c != '`' {
+					i++
+				}
+			}
+		case c == '#' || c == '-' && strings.HasPrefix(q[i:], "-- "):
+			for i < len(q) && q[i] != '\n' {
+				i++
+			}
+		case c == '/' && strings.HasPrefix(q[i:], "/*"):
+			k := strings.Index(q[i+2:], "*/")
+			if k < 0 {
+				return -1
+			}
+			i += k + 3
+		}
+	}
+	return -1
 }
 
 var lockTableRE = regexp.MustCompile(`(?i)^\s*LOCK\s+TABLE\s`)

@@ -51,6 +51,21 @@ SELECT name FROM emp WHERE salary > ANY (SELECT salary FROM emp WHERE dept_id = 
 SELECT name FROM emp WHERE salary = SOME (SELECT salary FROM emp WHERE dept_id = 2) ORDER BY id;
 SELECT name FROM emp WHERE salary > ALL (SELECT salary FROM emp WHERE dept_id = 99) ORDER BY id;
 SELECT name FROM emp WHERE salary < ALL (SELECT salary FROM emp) ORDER BY id;
+-- Quantified comparisons: three-valued results over empty sets and NULLs.
+CREATE TABLE qa (a INT);
+INSERT INTO qa VALUES (1), (2), (3), (NULL);
+CREATE TABLE qb (b INT);
+INSERT INTO qb VALUES (1), (2);
+SELECT a, a >= ALL (SELECT b FROM qb), a > ANY (SELECT b FROM qb), a <> ALL (SELECT b FROM qb), a = SOME (SELECT b FROM qb), a != ANY (SELECT b FROM qb) FROM qa ORDER BY a;
+SELECT a, a > ALL (SELECT b FROM qb WHERE b > 5), a > ANY (SELECT b FROM qb WHERE b > 5), NULL > ALL (SELECT b FROM qb WHERE b > 5) FROM qa ORDER BY a;
+SELECT a, NOT (a = ALL (SELECT b FROM qb)), NOT (a <> ALL (SELECT b FROM qb)) FROM qa ORDER BY a;
+INSERT INTO qb VALUES (NULL);
+SELECT a, a >= ALL (SELECT b FROM qb), a > ANY (SELECT b FROM qb), a < ALL (SELECT b FROM qb), a <= SOME (SELECT b FROM qb) FROM qa ORDER BY a;
+SELECT a FROM qa WHERE a >= ALL (SELECT q2.a FROM qa q2 WHERE q2.a IS NOT NULL AND q2.a <= qa.a) ORDER BY a;
+SELECT a FROM qa WHERE a < ALL ( SELECT b /* ) */ FROM qb WHERE b > 1 AND ')' = ')') ORDER BY a;
+SELECT 'x' < ALL (SELECT 'y'), 2 > ANY (SELECT '1'), 1.5 > ALL (SELECT 1);
+SELECT SUM(ALL a), COUNT(ALL a), MAX(ALL a) FROM qa;
+SELECT 1 > ALL (SELECT 1, 2);
 SELECT name, (SELECT name FROM dept d WHERE d.id = e.dept_id) AS dname FROM emp e ORDER BY id;
 SELECT name, (SELECT COUNT(*) FROM proj p WHERE p.emp_id = e.id) AS n FROM emp e ORDER BY id;
 SELECT name FROM emp WHERE salary = (SELECT MAX(salary) FROM emp);
