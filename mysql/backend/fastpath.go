@@ -2,6 +2,8 @@ package backend
 
 import (
 	"errors"
+	"github.com/dolthub/go-mysql-server/sql/types"
+	"strata/mysql/rules"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -81,6 +83,18 @@ func (ft *FastTable) ResultColumn(name string, o int) *sql.Column {
 // Convert converts v to column o's type; ok is false if go-mysql-server
 // would not store it unchanged (an error, a value out of range).
 func (ft *FastTable) Convert(ctx *sql.Context, o int, v any) (any, bool) {
+	if types.IsDecimal(ft.t.sch[o].Type) { // rules RULE-25, on the general path
+		switch s := v.(type) {
+		case string:
+			if rules.HugeExponent(s) {
+				return nil, false
+			}
+		case []byte:
+			if rules.HugeExponent(string(s)) {
+				return nil, false
+			}
+		}
+	}
 	cv, inRange, err := ft.t.sch[o].Type.Convert(ctx, v)
 	if err != nil || inRange != sql.InRange {
 		return nil, false

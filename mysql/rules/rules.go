@@ -118,6 +118,10 @@
 // DROP and ADD in one statement included, so a failure leaves the table
 // as it was (alterpk.go).
 //
+// RULE-25 A numeric string with an exponent beyond what a DECIMAL holds
+// is clamped before it becomes a DECIMAL (CAST, INSERT, UPDATE), where
+// go-mysql-server spent minutes on '1e-99999999' (hugeexp.go).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -161,6 +165,7 @@ const (
 	memoryChecksID
 	quantifiedID
 	primaryKeyChangesID
+	decimalExponentsID
 )
 
 var once sync.Once
@@ -191,6 +196,7 @@ func Install() {
 		// Before trackProcess, the last rule, which wraps the plan.
 		rules := append([]analyzer.Rule{}, analyzer.OnceAfterAll[:n-1]...)
 		rules = append(rules,
+			analyzer.Rule{Id: decimalExponentsID, Apply: decimalExponents}, // before RULE-1 converts the values
 			analyzer.Rule{Id: strictUpdateID, Apply: strictUpdate},
 			analyzer.Rule{Id: max1RowID, Apply: max1Row},
 			analyzer.Rule{Id: exactSumsID, Apply: exactSums},

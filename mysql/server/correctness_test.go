@@ -988,3 +988,35 @@ func TestUnsupportedCharsetsAndAnalyze(t *testing.T) {
 	wantRows(t, c, "ANALYZE TABLE t0", "t0|analyze|status|OK")
 	wantRows(t, c, "SELECT COUNT(*) FROM t0 WHERE c0 > 0", "2")
 }
+
+// RULE-25: numeric strings with exponents no DECIMAL holds neither stall
+// the server (go-mysql-server spent minutes per value) nor change what
+// string columns store; each statement has 10 s.
+func TestHugeExponentsDoNotStall(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	defer ts.stop()
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE dd (id INT PRIMARY KEY, d DECIMAL(10,2), s VARCHAR(20))")
+	run := func(q string, wantCode uint16, args ...any) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_, err := c.ExecContext(ctx, q, args...)
+		if ctx.Err() != nil {
+			t.Fatalf("%s: still running after 10 s", q)
+		}
+		if errCode(err) != wantCode {
+			t.Errorf("%s: %v, want code %d", q, err, wantCode)
+		}
+	}
+	run("SELECT CAST('0e111111111' AS DECIMAL(38,0)), CAST('1e-111111111' AS DECIMAL(38,0))", 0)
+	run("INSERT INTO dd VALUES (1, '1e99999999', 'x')", 1264)
+	run("INSERT INTO dd (s, d, id) VALUES ('0e99999999', '0e99999999', 2), ('-1e-99999', '-1e-99999', 3)", 0)
+	run("INSERT INTO dd (id, s, d) SELECT 4, '5e99999999', '5e-99999999'", 0)
+	run("UPDATE dd SET d = '5e-999999' WHERE id = 2", 0)
+	// Prepared statements (the fast path) too.
+	run("INSERT INTO dd VALUES (?, ?, ?)", 0, 5, "1e-99999999", "x")
+	run("UPDATE dd SET d = ? WHERE id = ?", 0, "0e99999999", 5)
+	wantRows(t, c, "SELECT id, d, s FROM dd ORDER BY id", "2|0.00|0e99999999", "3|0.00|-1e-99999", "4|0.00|5e99999999", "5|0.00|x")
+}

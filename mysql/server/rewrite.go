@@ -349,6 +349,8 @@ func containsFold(s, sub string) bool {
 }
 
 // isDDL reports whether q is a CREATE or ALTER statement.
+var createViewRE = regexp.MustCompile(`(?is)^\s*create\s+(?:or\s+replace\s+)?(?:algorithm\s*=\s*\w+\s+)?(?:definer\s*=\s*\S+\s+)?(?:sql\s+security\s+\w+\s+)?view\s`)
+
 func isDDL(q string) bool { return startsWithWord(q, "create", "alter") }
 
 // defaultCall recognizes DEFAULT f(...) at q[i:j] (the word DEFAULT) and
@@ -498,12 +500,13 @@ func generatedValues(s *backend.Session, query string) string {
 // isInsert reports whether q is an INSERT or REPLACE statement.
 func isInsert(q string) bool { return startsWithWord(q, "insert", "replace") }
 
-// usesDefaultFunction reports whether a statement other than CREATE/ALTER
-// calls DEFAULT(col) (outside quotes and comments): go-mysql-server's
-// planner panics on it (and the client loses its connection), so it is
-// refused with 1235 before.
+// usesDefaultFunction reports whether a statement other than CREATE
+// TABLE/ALTER (whose DEFAULT (expr) is a column's default) calls
+// DEFAULT(col) (outside quotes and comments): go-mysql-server's planner
+// panics on it, so it is refused with 1235 before. CREATE VIEW has no
+// column definitions: its DEFAULT( is the function.
 func usesDefaultFunction(q string) bool {
-	if isDDL(q) || !containsFold(q, "default") {
+	if isDDL(q) && !createViewRE.MatchString(q) || !containsFold(q, "default") {
 		return false
 	}
 	for i := 0; i < len(q); {

@@ -69,6 +69,9 @@ func TestUsesDefaultFunction(t *testing.T) {
 		"ALTER TABLE t ALTER a SET DEFAULT (1)":     false,
 		"UPDATE t SET a = DEFAULT":                  false,
 		"SELECT `default`(1)":                       false,
+		"CREATE VIEW v AS SELECT DEFAULT(a) FROM t": true,
+		"create or replace algorithm=merge definer=`root`@`localhost` sql security invoker view v as select default(a) from t": true,
+		"CREATE TABLE v (a INT DEFAULT (1))": false,
 	} {
 		if got := usesDefaultFunction(q); got != want {
 			t.Errorf("usesDefaultFunction(%q) = %v, want %v", q, got, want)
