@@ -122,6 +122,10 @@
 // is clamped before it becomes a DECIMAL (CAST, INSERT, UPDATE), where
 // go-mysql-server spent minutes on '1e-99999999' (hugeexp.go).
 //
+// RULE-26 =, <=>, <, <=, >, >= of two strings under a PAD SPACE
+// collation compare them as if padded with spaces, as the index keys do
+// (padspace.go).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -166,6 +170,8 @@ const (
 	quantifiedID
 	primaryKeyChangesID
 	decimalExponentsID
+	padSpaceComparisonsID
+	trimPaddedLiteralsID
 )
 
 var once sync.Once
@@ -181,7 +187,8 @@ func Install() {
 				rules := append([]analyzer.Rule{}, analyzer.DefaultRules[:i]...)
 				rules = append(rules, analyzer.Rule{Id: keepNotInID, Apply: keepNotIn},
 					analyzer.Rule{Id: tooManyTablesID, Apply: tooManyTables},
-					analyzer.Rule{Id: quantifiedID, Apply: quantifiedComparisons})
+					analyzer.Rule{Id: quantifiedID, Apply: quantifiedComparisons},
+					analyzer.Rule{Id: trimPaddedLiteralsID, Apply: trimPaddedLiterals})
 				analyzer.DefaultRules = append(rules, analyzer.DefaultRules[i:]...)
 				break
 			}
@@ -216,7 +223,8 @@ func Install() {
 			analyzer.Rule{Id: selfInsertID, Apply: selfInsert},
 			analyzer.Rule{Id: unsupportedCharsetsID, Apply: unsupportedCharsets},
 			analyzer.Rule{Id: memoryChecksID, Apply: memoryChecks},
-			analyzer.Rule{Id: primaryKeyChangesID, Apply: primaryKeyChanges})
+			analyzer.Rule{Id: primaryKeyChangesID, Apply: primaryKeyChanges},
+			analyzer.Rule{Id: padSpaceComparisonsID, Apply: padSpaceComparisons})
 		// RULE-11: SHOW CREATE TABLE's column definitions.
 		sql.GlobalSchemaFormatter = schemaFormatter{sql.GlobalSchemaFormatter}
 		// RULE-6: the server's collations start as MySQL 8's.

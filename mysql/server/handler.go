@@ -323,6 +323,7 @@ var errorRules = []errorRule{
 		"This version of Strata doesn't yet support '${1} TABLE'"},
 	{1105, regexp.MustCompile(`^table doesn't support (?:INSERT INTO|UPDATE|DELETE FROM|REPLACE INTO)`), 1031, "HY000",
 		"Table storage engine for this table doesn't have this option"},
+	{1105, regexp.MustCompile(`^COLLATION '(.*)' is not valid for CHARACTER SET '(.*)'$`), 1253, "42000", "COLLATION '$1' is not valid for CHARACTER SET '$2'"},
 	{1241, regexp.MustCompile(`^operand should have (\d+) columns, but has \d+$`), 1241, "21000", "Operand should contain $1 column(s)"},
 	{1105, regexp.MustCompile(`^this form of ALL/ANY/SOME is not supported$`), 1235, "42000",
 		"This version of Strata doesn't yet support 'this form of ALL/ANY/SOME'"},

@@ -78,3 +78,15 @@ CREATE TABLE ucs (s VARCHAR(10) COLLATE utf8mb4_bin PRIMARY KEY);
 INSERT INTO ucs VALUES ('a'), ('A');
 INSERT INTO ucs VALUES ('a ');
 SELECT HEX(s) FROM ucs ORDER BY s;
+
+-- PAD SPACE: trailing spaces do not count, in filters, ranges, IN lists and joins alike.
+CREATE TABLE padg (id INT PRIMARY KEY, s VARCHAR(10) COLLATE utf8mb4_general_ci, KEY (s));
+INSERT INTO padg VALUES (1, 'a'), (2, 'a '), (3, 'b'), (4, 'B  ');
+SELECT id FROM padg WHERE s = 'a' ORDER BY id;
+SELECT id FROM padg IGNORE INDEX (s) WHERE s = 'a   ' ORDER BY id;
+SELECT id FROM padg WHERE s >= 'a   ' AND s <= 'a' ORDER BY id;
+SELECT id FROM padg WHERE s IN ('a  ', 'b ') ORDER BY id;
+SELECT id FROM padg WHERE s > 'a' ORDER BY id;
+SELECT a.id, b.id FROM padg a JOIN padg b ON a.s = b.s WHERE a.id < b.id ORDER BY a.id, b.id;
+SELECT a.id, b.id FROM padg a JOIN padg b IGNORE INDEX (s) ON a.s = b.s WHERE a.id < b.id ORDER BY a.id, b.id;
+SELECT 'x ' = 'x' COLLATE utf8mb4_bin, 'x ' < 'x' COLLATE utf8mb4_unicode_ci, 'x' = 'x  ' COLLATE utf8mb4_general_ci;

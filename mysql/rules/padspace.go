@@ -1,0 +1,249 @@
+package rules
+
+import (
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/go-mysql-server/sql/types"
+)
+
+// RULE-26 Under a PAD SPACE collation (utf8mb4_general_ci,
+// utf8mb4_unicode_ci, utf8mb4_bin, latin1_swedish_ci: every collation but
+// the _0900_ ones and binary) two strings compare as if the shorter were
+// padded with spaces: 'a' = 'a ' is true, 'a\t' < 'a'. go-mysql-server
+// compares them rune by rune and the longer wins, so an index lookup
+// (whose keys ignore trailing spaces, backend CODEC-8) and a scan answered
+// the same WHERE differently. The rule gives each =, <=>, <, <=, >, >= of
+// two character strings whose comparison collation pads a comparison
+// that does. Other operands (numbers, dates, NULL) are compared as
+// before, by go-mysql-server's operator.
+
+var padComparisons = map[string]func(c int) bool{
+	"=":   func(c int) bool { return c == 0 },
+	"<=>": func(c int) bool { return c == 0 },
+	"<":   func(c int) bool { return c < 0 },
+	"<=":  func(c int) bool { return c <= 0 },
+	">":   func(c int) bool { return c > 0 },
+	">=":  func(c int) bool { return c >= 0 },
+}
+
+func comparisonOp(e sql.Expression) (string, bool) {
+	switch e.(type) {
+	case *expression.Equals:
+		return "=", true
+	case *expression.NullSafeEquals:
+		return "<=>", true
+	case *expression.LessThan:
+		return "<", true
+	case *expression.LessThanOrEqual:
+		return "<=", true
+	case *expression.GreaterThan:
+		return ">", true
+	case *expression.GreaterThanOrEqual:
+		return ">=", true
+	}
+	return "", false
+}
+
+// trimPaddedLiterals is RULE-26's first part, run before go-mysql-server
+// builds index ranges from the predicates: a string literal compared with
+// (or IN a list against) a column under a PAD SPACE collation loses its
+// trailing spaces, which changes nothing the comparison means and lets
+// the ranges agree with the keys ('a   ' <= s <= 'a' was an empty range).
+func trimPaddedLiterals(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	return transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		switch e := e.(type) {
+		case *expression.InTuple:
+			col, ok := paddedColumn(ctx, e.Left())
+			if !ok {
+				return e, transform.SameTree, nil
+			}
+			tup, ok := e.Right().(expression.Tuple)
+			if !ok {
+				return e, transform.SameTree, nil
+			}
+			var out []sql.Expression
+			for i, x := range tup {
+				if t, ok := trimmedLiteral(x, col); ok {
+					if out == nil {
+						out = append([]sql.Expression{}, tup...)
+					}
+					out[i] = t
+				}
+			}
+			if out == nil {
+				return e, transform.SameTree, nil
+			}
+			ne, err := e.WithChildren(e.Left(), expression.NewTuple(out...))
+			return ne, transform.NewTree, err
+		}
+		if _, ok := comparisonOp(e); !ok {
+			return e, transform.SameTree, nil
+		}
+		cmp := e.(expression.Comparer)
+		l, r := cmp.Left(), cmp.Right()
+		if col, ok := paddedColumn(ctx, l); ok {
+			if t, ok := trimmedLiteral(r, col); ok {
+				ne, err := e.WithChildren(l, t)
+				return ne, transform.NewTree, err
+			}
+		}
+		if col, ok := paddedColumn(ctx, r); ok {
+			if t, ok := trimmedLiteral(l, col); ok {
+				ne, err := e.WithChildren(t, r)
+				return ne, transform.NewTree, err
+			}
+		}
+		return e, transform.SameTree, nil
+	})
+}
+
+// paddedColumn reports whether e is a column of a character string type
+// whose collation pads, and gives that collation.
+func paddedColumn(ctx *sql.Context, e sql.Expression) (sql.CollationID, bool) {
+	gf, ok := e.(*expression.GetField)
+	if !ok || !types.IsTextOnly(gf.Type()) {
+		return 0, false
+	}
+	coll, _ := sql.GetCoercibility(ctx, gf)
+	return coll, coll.PadAttribute() == "PAD SPACE" && coll != sql.Collation_binary
+}
+
+// trimmedLiteral is e without trailing spaces, if e is a string literal
+// that has some.
+func trimmedLiteral(e sql.Expression, _ sql.CollationID) (sql.Expression, bool) {
+	lit, ok := e.(*expression.Literal)
+	if !ok {
+		return nil, false
+	}
+	s, ok := lit.Value().(string)
+	if !ok || len(s) == 0 || s[len(s)-1] != ' ' {
+		return nil, false
+	}
+	// A literal is coercible: the column's collation decides (an explicit
+	// COLLATE makes it a Collate expression, not a Literal).
+	for len(s) > 0 && s[len(s)-1] == ' ' {
+		s = s[:len(s)-1]
+	}
+	return expression.NewLiteral(s, lit.Type()), true
+}
+
+// padSpaceComparisons is RULE-26's analyzer rule.
+func padSpaceComparisons(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	return transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		op, ok := comparisonOp(e)
+		if !ok {
+			return e, transform.SameTree, nil
+		}
+		cmp := e.(expression.Comparer)
+		if !types.IsTextOnly(cmp.Left().Type()) || !types.IsTextOnly(cmp.Right().Type()) {
+			return e, transform.SameTree, nil
+		}
+		// The operands' collation (the comparison's own is its boolean
+		// result's, binary).
+		lc, lco := sql.GetCoercibility(ctx, cmp.Left())
+		rc, rco := sql.GetCoercibility(ctx, cmp.Right())
+		coll, _ := sql.ResolveCoercibility(lc, lco, rc, rco)
+		if coll.PadAttribute() != "PAD SPACE" || coll == sql.Collation_binary {
+			return e, transform.SameTree, nil
+		}
+		return &padCompared{cmp: cmp, op: op, coll: coll}, transform.NewTree, nil
+	})
+}
+
+// padCompared is a comparison of two strings under a PAD SPACE collation.
+type padCompared struct {
+	cmp  expression.Comparer
+	op   string
+	coll sql.CollationID
+}
+
+var _ expression.Comparer = (*padCompared)(nil) // merge joins compare through it
+
+func (p *padCompared) Left() sql.Expression  { return p.cmp.Left() }
+func (p *padCompared) Right() sql.Expression { return p.cmp.Right() }
+
+// Compare implements expression.Comparer.
+func (p *padCompared) Compare(ctx *sql.Context, row sql.Row) (int, error) {
+	l, err := p.cmp.Left().Eval(ctx, row)
+	if err != nil {
+		return 0, err
+	}
+	r, err := p.cmp.Right().Eval(ctx, row)
+	if err != nil {
+		return 0, err
+	}
+	ls, lok := l.(string)
+	rs, rok := r.(string)
+	if !lok || !rok {
+		return p.cmp.Compare(ctx, row)
+	}
+	return padCompare(p.coll, ls, rs), nil
+}
+
+func (p *padCompared) Resolved() bool             { return p.cmp.Resolved() }
+func (p *padCompared) String() string             { return p.cmp.String() }
+func (p *padCompared) Type() sql.Type             { return p.cmp.Type() }
+func (p *padCompared) IsNullable() bool           { return p.cmp.IsNullable() }
+func (p *padCompared) Children() []sql.Expression { return p.cmp.Children() }
+func (p *padCompared) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	c, err := p.cmp.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	cmp, ok := c.(expression.Comparer)
+	if !ok {
+		return c, nil
+	}
+	return &padCompared{cmp: cmp, op: p.op, coll: p.coll}, nil
+}
+
+func (p *padCompared) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	l, err := p.cmp.Left().Eval(ctx, row)
+	if err != nil {
+		return nil, err
+	}
+	r, err := p.cmp.Right().Eval(ctx, row)
+	if err != nil {
+		return nil, err
+	}
+	ls, lok := l.(string)
+	rs, rok := r.(string)
+	if !lok || !rok {
+		return p.cmp.Eval(ctx, row)
+	}
+	return padComparisons[p.op](padCompare(p.coll, ls, rs)), nil
+}
+
+// padCompare compares a and b under coll, the shorter padded with spaces.
+func padCompare(coll sql.CollationID, a, b string) int {
+	enc := coll.CharacterSet().Encoder()
+	weight := coll.Sorter()
+	space := weight(' ')
+	for len(a) > 0 || len(b) > 0 {
+		aw, bw := space, space
+		if len(a) > 0 {
+			r, n := enc.NextRune(a)
+			if n <= 0 {
+				n = 1
+			}
+			aw, a = weight(r), a[n:]
+		}
+		if len(b) > 0 {
+			r, n := enc.NextRune(b)
+			if n <= 0 {
+				n = 1
+			}
+			bw, b = weight(r), b[n:]
+		}
+		if aw != bw {
+			if aw < bw {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
