@@ -111,13 +111,63 @@ func ignoreBinaryValues(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *p
 		if !ok || !ins.Ignore {
 			return n, transform.SameTree, nil
 		}
-		return mapValues(ins, func(e sql.Expression) (sql.Expression, bool) {
+		nn, same, err := mapValues(ins, func(e sql.Expression) (sql.Expression, bool) {
 			if types.IsBinaryType(e.Type()) {
 				return &bytesAsText{over{e}}, true
 			}
 			return e, false
 		})
+		if err != nil {
+			return nil, same, err
+		}
+		// Numbers going into a string column arrive as their text: the
+		// truncation asserted a string there too ('5000.0' into CHAR(3)).
+		nn2, same2, err := insertSources(nn.(*plan.InsertInto), func(e sql.Expression, dest sql.Type) (sql.Expression, bool) {
+			if !types.IsText(dest) {
+				return e, false
+			}
+			if _, ok := e.(*valueAsText); ok {
+				return e, false
+			}
+			return &valueAsText{over{e}}, true
+		})
+		return nn2, same && same2, err
 	})
+}
+
+// valueAsText is a value handed over as its text (RULE-17): numbers and
+// temporal values as go-mysql-server's LONGTEXT conversion writes them.
+type valueAsText struct{ over }
+
+func (v *valueAsText) Type() sql.Type { return v.child.Type() }
+func (v *valueAsText) DebugString() string {
+	return fmt.Sprintf("valueAsText(%s)", sql.DebugString(v.child))
+}
+func (v *valueAsText) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(v, len(children), 1)
+	}
+	return &valueAsText{over{children[0]}}, nil
+}
+func (v *valueAsText) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	x, err := v.child.Eval(ctx, row)
+	if err != nil || x == nil {
+		return x, err
+	}
+	switch x := x.(type) {
+	case string:
+		return x, nil
+	case []byte:
+		return string(x), nil
+	}
+	s, _, err := types.LongText.Convert(ctx, x)
+	if err != nil {
+		return x, nil // left to the insert's own conversion
+	}
+	if str, ok := s.(string); ok {
+		return str, nil
+	}
+	return x, nil
 }
 
 // mapValues replaces, in the VALUES rows an INSERT reads, each expression

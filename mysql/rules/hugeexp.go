@@ -131,75 +131,13 @@ func decimalExponents(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *pla
 	n, same2, err := transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		switch n := n.(type) {
 		case *plan.InsertInto:
-			dest := n.Destination.Schema()
-			typeOf := func(i int) sql.Type { // the destination of source column i
-				if len(n.ColumnNames) > 0 {
-					if i < len(n.ColumnNames) {
-						if o := dest.IndexOfColName(n.ColumnNames[i]); o >= 0 {
-							return dest[o].Type
-						}
-					}
-					return nil
+			return insertSources(n, func(e sql.Expression, dest sql.Type) (sql.Expression, bool) {
+				if !isDecimal(dest) {
+					return e, false
 				}
-				if i < len(dest) {
-					return dest[i].Type
-				}
-				return nil
-			}
-			switch src := n.Source.(type) {
-			case *plan.Project:
-				exprs := src.Projections
-				var out []sql.Expression
-				for i, e := range exprs {
-					t := typeOf(i)
-					if len(exprs) == len(dest) { // VALUES: projected into the table's column order
-						t = dest[i].Type
-					}
-					if t == nil || !isDecimal(t) {
-						continue
-					}
-					if g := guard(e); g != e {
-						if out == nil {
-							out = append([]sql.Expression{}, exprs...)
-						}
-						out[i] = g
-					}
-				}
-				if out == nil {
-					return n, transform.SameTree, nil
-				}
-				np, err := src.WithExpressions(out...)
-				if err != nil {
-					return nil, transform.SameTree, err
-				}
-				return n.WithSource(np), transform.NewTree, nil
-			case *plan.Values:
-				changed := false
-				tuples := make([][]sql.Expression, len(src.ExpressionTuples))
-				for r, tuple := range src.ExpressionTuples {
-					tuples[r] = tuple
-					copied := false
-					for i, e := range tuple {
-						if t := typeOf(i); t == nil || !isDecimal(t) {
-							continue
-						}
-						if g := guard(e); g != e {
-							if !copied {
-								tuples[r], copied = append([]sql.Expression{}, tuple...), true
-							}
-							tuples[r][i] = g
-							changed = true
-						}
-					}
-				}
-				if !changed {
-					return n, transform.SameTree, nil
-				}
-				nv := *src
-				nv.ExpressionTuples = tuples
-				return n.WithSource(&nv), transform.NewTree, nil
-			}
-			return n, transform.SameTree, nil
+				g := guard(e)
+				return g, g != e
+			})
 		case *plan.UpdateSource:
 			exprs := n.UpdateExprs
 			var out []sql.Expression

@@ -1020,3 +1020,24 @@ func TestHugeExponentsDoNotStall(t *testing.T) {
 	run("UPDATE dd SET d = ? WHERE id = ?", 0, "0e99999999", 5)
 	wantRows(t, c, "SELECT id, d, s FROM dd ORDER BY id", "2|0.00|0e99999999", "3|0.00|-1e-99999", "4|0.00|5e99999999", "5|0.00|x")
 }
+
+// RULE-17: INSERT IGNORE of numbers too long for a string column cuts
+// their text with a warning; go-mysql-server asserted a string and the
+// statement panicked (mariadb-test type_float, insert).
+func TestInsertIgnoreNumbersIntoStrings(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	defer ts.stop()
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	c.SetMaxOpenConns(1)
+	before := PanicsRecovered()
+	mustExec(t, c, "CREATE TABLE t1 (id INT PRIMARY KEY, c CHAR(3), v VARCHAR(4))")
+	mustExec(t, c, "INSERT IGNORE INTO t1 VALUES (1, 5000.0, 123456)")
+	mustExec(t, c, "SET @value = 314159")
+	mustExec(t, c, "INSERT IGNORE INTO t1 VALUES (2, @value, @value)")
+	mustExec(t, c, "INSERT IGNORE INTO t1 (id, v, c) SELECT 3, 99999.5, 12345")
+	wantRows(t, c, "SELECT id, c, v FROM t1 ORDER BY id", "1|500|1234", "2|314|3141", "3|123|9999")
+	if n := PanicsRecovered() - before; n != 0 {
+		t.Errorf("%d panic(s) recovered", n)
+	}
+}
