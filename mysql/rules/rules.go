@@ -126,6 +126,9 @@
 // collation compare them as if padded with spaces, as the index keys do
 // (padspace.go).
 //
+// RULE-27 CREATE TABLE IF NOT EXISTS ... SELECT of an existing table is
+// Note 1050 and nothing else (ctas.go).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -172,6 +175,7 @@ const (
 	decimalExponentsID
 	padSpaceComparisonsID
 	trimPaddedLiteralsID
+	existingCreateSelectID
 )
 
 var once sync.Once
@@ -225,6 +229,8 @@ func Install() {
 			analyzer.Rule{Id: memoryChecksID, Apply: memoryChecks},
 			analyzer.Rule{Id: primaryKeyChangesID, Apply: primaryKeyChanges},
 			analyzer.Rule{Id: padSpaceComparisonsID, Apply: padSpaceComparisons})
+		// RULE-27 before go-mysql-server resolves the CREATE ... SELECT.
+		analyzer.OnceBeforeDefault = append([]analyzer.Rule{{Id: existingCreateSelectID, Apply: existingCreateSelect}}, analyzer.OnceBeforeDefault...)
 		// RULE-11: SHOW CREATE TABLE's column definitions.
 		sql.GlobalSchemaFormatter = schemaFormatter{sql.GlobalSchemaFormatter}
 		// RULE-6: the server's collations start as MySQL 8's.

@@ -1041,3 +1041,30 @@ func TestInsertIgnoreNumbersIntoStrings(t *testing.T) {
 		t.Errorf("%d panic(s) recovered", n)
 	}
 }
+
+// Statements go-mysql-server panicked on get MySQL's answers: 1426 for a
+// fractional-second precision above 6 (RULE: tooBigTimePrecision), Note
+// 1050 for CREATE TABLE IF NOT EXISTS ... SELECT of an existing table
+// (rules RULE-27); and no panic is recovered on the way.
+func TestFormerPanics(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	defer ts.stop()
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	c.SetMaxOpenConns(1)
+	before := PanicsRecovered()
+	wantErrCode(t, c, 1426, "SELECT CAST(NOW() AS DATETIME(7))")
+	wantErrCode(t, c, 1426, "SELECT CAST(NOW() AS TIME(8))")
+	wantErrCode(t, c, 1426, "CREATE TABLE t7 (d DATETIME(7))")
+	wantRows(t, c, "SELECT TIME(7)", "00:00:07")
+	mustExec(t, c, "CREATE TABLE t1 SELECT 1 AS a, 2 AS b, 3 AS c")
+	mustExec(t, c, "CREATE TABLE IF NOT EXISTS t1 SELECT 1, 2")
+	wantRows(t, c, "SHOW WARNINGS", "Note|1050|Table 't1' already exists")
+	mustExec(t, c, "CREATE TABLE IF NOT EXISTS t1 SELECT 9 AS a, 9 AS b, 9 AS c")
+	wantRows(t, c, "SELECT a, b, c FROM t1", "1|2|3")
+	mustExec(t, c, "CREATE TABLE IF NOT EXISTS t2 SELECT 5 AS x")
+	wantRows(t, c, "SELECT x FROM t2", "5")
+	if n := PanicsRecovered() - before; n != 0 {
+		t.Errorf("%d panic(s) recovered", n)
+	}
+}

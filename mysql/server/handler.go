@@ -599,6 +599,9 @@ func (h *errorHandler) intercept(ctx context.Context, c *mysql.Conn, query strin
 	if usesDefaultFunction(query) {
 		return true, mysql.NewSQLError(mysql.ERNotSupportedYet, "42000", "This version of Strata doesn't yet support 'DEFAULT(col)'")
 	}
+	if n, typ, ok := tooBigTimePrecision(query); ok {
+		return true, mysql.NewSQLError(1426, "42000", "Too big precision %d specified for '%s'. Maximum is 6.", n, typ)
+	}
 	if err := h.unknownThread(query); err != nil {
 		return true, err
 	}

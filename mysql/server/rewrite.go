@@ -553,3 +553,99 @@ func usesDefaultFunction(q string) bool {
 	}
 	return false
 }
+
+// tooBigTimePrecision finds the type TIME(n), DATETIME(n) or TIMESTAMP(n)
+// with n above 6 (outside quotes and comments), in CAST(... AS type) or a
+// CREATE/ALTER column definition: MySQL's 1426. go-mysql-server's planner
+// panicked on CAST(x AS DATETIME(7)), took TIME(7) and worded DATETIME(7)
+// columns as 1105. Elsewhere TIME(7) is the function.
+func tooBigTimePrecision(q string) (int, string, bool) {
+	if !containsFold(q, "time") {
+		return 0, "", false
+	}
+	ddl := isDDL(q)
+	prevAS := false // the word before is AS
+	var n int
+	var typ string
+	found := eachWord(q, func(i, j int) bool {
+		w := q[i:j]
+		afterAS := prevAS
+		prevAS = strings.EqualFold(w, "as")
+		if !strings.EqualFold(w, "time") && !strings.EqualFold(w, "datetime") && !strings.EqualFold(w, "timestamp") {
+			return false
+		}
+		if !afterAS && !ddl {
+			return false
+		}
+		k := j
+		for k < len(q) && isSpace(q[k]) {
+			k++
+		}
+		if k >= len(q) || q[k] != '(' {
+			return false
+		}
+		k++
+		for k < len(q) && isSpace(q[k]) {
+			k++
+		}
+		d := k
+		for k < len(q) && q[k] >= '0' && q[k] <= '9' {
+			k++
+		}
+		if d == k || k-d > 9 {
+			return false
+		}
+		v, _ := strconv.Atoi(q[d:k])
+		for k < len(q) && isSpace(q[k]) {
+			k++
+		}
+		if v <= 6 || k >= len(q) || q[k] != ')' {
+			return false
+		}
+		n, typ = v, strings.ToUpper(w)
+		return true
+	})
+	return n, typ, found
+}
+
+// eachWord calls f with the bounds of each word of q outside quoted
+// strings, quoted identifiers and comments, until f returns true.
+func eachWord(q string, f func(i, j int) bool) bool {
+	for i := 0; i < len(q); {
+		switch ch := q[i]; {
+		case ch == '\'' || ch == '"' || ch == '`':
+			j := i + 1
+			for j < len(q) && q[j] != ch {
+				if q[j] == '\\' && ch != '`' {
+					j++
+				}
+				j++
+			}
+			i = j + 1
+		case ch == '#' || (ch == '-' && strings.HasPrefix(q[i:], "-- ")):
+			j := strings.IndexByte(q[i:], '\n')
+			if j < 0 {
+				return false
+			}
+			i += j + 1
+		case ch == '/' && strings.HasPrefix(q[i:], "/*"):
+			j := strings.Index(q[i+2:], "*/")
+			if j < 0 {
+				return false
+			}
+			i += j + 4
+		case isIdentByte(ch):
+			j := i
+			for j < len(q) && isIdentByte(q[j]) {
+				j++
+			}
+			if (i == 0 || !isIdentByte(q[i-1])) && f(i, j) {
+				return true
+			}
+			i = j
+		default:
+			i++
+		}
+	}
+	return false
+}

@@ -101,3 +101,23 @@ func TestStatementWords(t *testing.T) {
 		t.Error("mayGenerateID")
 	}
 }
+
+func TestTooBigTimePrecision(t *testing.T) {
+	for q, want := range map[string]int{
+		"SELECT CAST(@a AS DATETIME(7))":             7,
+		"select cast(now() as time( 12 ))":           12,
+		"CREATE TABLE t (ts TIMESTAMP(9))":           9,
+		"SELECT CAST(@a AS DATETIME(6))":             0,
+		"SELECT 'datetime(7)', `time(8)` FROM t":     0,
+		"SELECT created_time(7)":                     0,
+		"SELECT CAST(a AS time(7)) /* time */":       7,
+		"SELECT time(7), TIMESTAMP(9)":               0,
+		"SELECT 1 -- time(7)\n":                      0,
+		"SELECT TIME(a) FROM t WHERE timestamp(9>1)": 0,
+	} {
+		n, _, ok := tooBigTimePrecision(q)
+		if ok != (want > 0) || n != want {
+			t.Errorf("tooBigTimePrecision(%q) = %d, %v; want %d", q, n, ok, want)
+		}
+	}
+}
