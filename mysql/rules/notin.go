@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
@@ -24,13 +25,17 @@ func keepNotIn(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope
 		conj := expression.SplitConjunction(f.Expression)
 		changed := false
 		for i, e := range conj {
+			if in, ok := e.(*plan.InSubquery); ok && keepInSubquery(f, in) { // RULE-28
+				conj[i], changed = &opaqueSubquery{not: e}, true
+				continue
+			}
 			not, ok := e.(*expression.Not)
 			if !ok {
 				continue
 			}
 			if in, ok := not.Child.(*plan.InSubquery); ok {
 				if _, ok := in.RightChild.(*plan.Subquery); ok {
-					conj[i], changed = &notInSubquery{not: not}, true
+					conj[i], changed = &opaqueSubquery{not: not}, true
 				}
 			}
 		}
@@ -45,24 +50,75 @@ func keepNotIn(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope
 	})
 }
 
-// notInSubquery is NOT (x IN (subquery)), opaque to the unnesting rule.
-type notInSubquery struct{ not sql.Expression }
+// keepInSubquery reports whether `x IN (subquery)` in filter f must stay
+// an expression (RULE-28): go-mysql-server's unnesting into a semi-join
+// panicked when x reads a column of an enclosing query ("vertex not
+// found"), and when the join it makes has more than 64 tables ("cannot
+// insert 64 into bitSet"); MySQL answers both.
+func keepInSubquery(f *plan.Filter, in *plan.InSubquery) bool {
+	sq, ok := in.RightChild.(*plan.Subquery)
+	if !ok {
+		return false
+	}
+	if joinLeaves(f.Child)+subqueryLeaves(sq.Query) > maxJoinTables {
+		return true
+	}
+	outer := false
+	local := f.Child.Schema()
+	transform.InspectExpr(in.LeftChild, func(e sql.Expression) bool {
+		if gf, ok := e.(*expression.GetField); ok && !providesColumn(local, gf) {
+			outer = true
+		}
+		return outer
+	})
+	return outer
+}
 
-var _ sql.Expression = (*notInSubquery)(nil)
+// providesColumn reports whether schema has gf's column.
+func providesColumn(schema sql.Schema, gf *expression.GetField) bool {
+	for _, c := range schema {
+		if strings.EqualFold(c.Name, gf.Name()) && (gf.Table() == "" || strings.EqualFold(c.Source, gf.Table())) {
+			return true
+		}
+	}
+	return false
+}
 
-func (n *notInSubquery) Resolved() bool             { return n.not.Resolved() }
-func (n *notInSubquery) String() string             { return n.not.String() }
-func (n *notInSubquery) DebugString() string        { return fmt.Sprintf("notIn(%s)", sql.DebugString(n.not)) }
-func (n *notInSubquery) Type() sql.Type             { return n.not.Type() }
-func (n *notInSubquery) IsNullable() bool           { return true }
-func (n *notInSubquery) Children() []sql.Expression { return []sql.Expression{n.not} }
-func (n *notInSubquery) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+// subqueryLeaves counts the relations a subquery's plan reads.
+func subqueryLeaves(n sql.Node) int {
+	count := 0
+	transform.Inspect(n, func(n sql.Node) bool {
+		switch n.(type) {
+		case *plan.JoinNode:
+			return true
+		case sql.TableNode, *plan.SubqueryAlias:
+			count++
+			return false
+		}
+		return true
+	})
+	return count
+}
+
+// opaqueSubquery is NOT (x IN (subquery)), or x IN (subquery) that must
+// not become a semi-join, opaque to the unnesting rule.
+type opaqueSubquery struct{ not sql.Expression }
+
+var _ sql.Expression = (*opaqueSubquery)(nil)
+
+func (n *opaqueSubquery) Resolved() bool             { return n.not.Resolved() }
+func (n *opaqueSubquery) String() string             { return n.not.String() }
+func (n *opaqueSubquery) DebugString() string        { return fmt.Sprintf("notIn(%s)", sql.DebugString(n.not)) }
+func (n *opaqueSubquery) Type() sql.Type             { return n.not.Type() }
+func (n *opaqueSubquery) IsNullable() bool           { return true }
+func (n *opaqueSubquery) Children() []sql.Expression { return []sql.Expression{n.not} }
+func (n *opaqueSubquery) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	return n.not.Eval(ctx, row)
 }
 
-func (n *notInSubquery) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+func (n *opaqueSubquery) WithChildren(children ...sql.Expression) (sql.Expression, error) {
 	if len(children) != 1 {
 		return nil, sql.ErrInvalidChildrenNumber.New(n, len(children), 1)
 	}
-	return &notInSubquery{not: children[0]}, nil
+	return &opaqueSubquery{not: children[0]}, nil
 }

@@ -129,6 +129,10 @@
 // RULE-27 CREATE TABLE IF NOT EXISTS ... SELECT of an existing table is
 // Note 1050 and nothing else (ctas.go).
 //
+// RULE-28 `x IN (subquery)` stays an expression (not a semi-join) when x
+// reads an enclosing query's column or the join would pass 61 tables: the
+// unnesting panicked on both (notin.go).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.

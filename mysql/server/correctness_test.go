@@ -1068,3 +1068,33 @@ func TestFormerPanics(t *testing.T) {
 		t.Errorf("%d panic(s) recovered", n)
 	}
 }
+
+// RULE-28: IN subqueries go-mysql-server could not turn into semi-joins
+// (a column of the enclosing query on the left; more than 61 tables in
+// all) are evaluated as expressions, with MariaDB's answers.
+func TestInSubqueriesKeptAsExpressions(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	defer ts.stop()
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	before := PanicsRecovered()
+	mustExec(t, c, "CREATE TABLE t1 (pk INT PRIMARY KEY, f1 INT)")
+	mustExec(t, c, "CREATE TABLE t2 (f2 INT)")
+	mustExec(t, c, "INSERT INTO t1 VALUES (1, 1), (2, 2)")
+	mustExec(t, c, "INSERT INTO t2 VALUES (1), (1)")
+	wantRows(t, c, "SELECT pk, f1, (SELECT COUNT(*) FROM t2 WHERE t1.pk IN (SELECT f2 FROM t2)) AS sq FROM t1 ORDER BY pk", "1|1|2", "2|2|0")
+	mustExec(t, c, "CREATE TABLE s (a INT)")
+	mustExec(t, c, "INSERT INTO s VALUES (1)")
+	q := "SELECT COUNT(*) FROM s s00"
+	for i := 1; i < 50; i++ {
+		q += fmt.Sprintf(", s s%02d", i)
+	}
+	q += " WHERE s00.a IN (SELECT m00.a FROM s m00"
+	for i := 1; i < 20; i++ {
+		q += fmt.Sprintf(", s m%02d", i)
+	}
+	wantRows(t, c, q+")", "1")
+	if n := PanicsRecovered() - before; n != 0 {
+		t.Errorf("%d panic(s) recovered", n)
+	}
+}
