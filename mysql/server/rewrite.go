@@ -22,8 +22,13 @@ import (
 //     / characters (utf8mb4: 4 bytes each), as MySQL defines them.
 //   - SELECT ... FOR SHARE (MySQL 8) is SELECT ... LOCK IN SHARE MODE, the
 //     form the parser takes (the backend then takes shared row locks).
-//   - LOCK TABLE is LOCK TABLES (MySQL takes both; the parser only the
-//     plural).
+//   - LOCK TABLE is LOCK TABLES and DROP TABLES is DROP TABLE (MySQL
+//     takes both spellings; the parser one each). FLUSH STATUS is FLUSH
+//     TABLES: a no-op after the same RELOAD check (go-mysql-server keeps
+//     no session counters for it to reset). A statement that is one
+//     parenthesized query, (SELECT ...), is the query. An index hint's
+//     FOR ORDER BY / FOR GROUP BY / FOR JOIN is dropped (the hint then
+//     applies to the whole query; only plans change).
 //   - In CREATE/ALTER, DEFAULT f(...) (MariaDB's form, in its dumps:
 //     DEFAULT curdate()) is DEFAULT (f(...)), MySQL 8's expression default;
 //     CURRENT_TIMESTAMP, NOW, LOCALTIME and LOCALTIMESTAMP, which the
@@ -54,6 +59,19 @@ func rewriteQuery(q string, backslashEscapes bool) string {
 	}
 	if m := lockTableRE.FindStringIndex(q); m != nil {
 		emit(m[1]-len("TABLE "), "TABLES ", len("TABLE "))
+	} else if m := dropTablesRE.FindStringSubmatchIndex(q); m != nil {
+		emit(m[2], "TABLE", m[3]-m[2])
+	} else if flushStatusRE.MatchString(q) {
+		return "FLUSH TABLES" // no-op after the same RELOAD check
+	} else if len(q) > 2 && q[0] == '(' {
+		if c := matchParen(q, 0); c > 0 && strings.TrimSpace(q[c+1:]) == "" && startsWithWord(q[1:], "select", "with", "values", "table") {
+			q = q[1:c] // (SELECT ...) as a whole statement
+		}
+	}
+	if m := indexHintForRE.FindAllStringSubmatchIndex(q, -1); m != nil && !strings.ContainsAny(q, "'\"`") {
+		for _, x := range m { // USE/IGNORE/FORCE INDEX FOR ORDER BY|GROUP BY|JOIN: the FOR part goes
+			emit(x[2], "", x[3]-x[2])
+		}
 	}
 	ddl := isDDL(q)
 	var closes []int // positions where a ")" closes a quantifier marker, last first
@@ -284,7 +302,12 @@ func matchParen(q string, open int) int {
 	return -1
 }
 
-var lockTableRE = regexp.MustCompile(`(?i)^\s*LOCK\s+TABLE\s`)
+var (
+	lockTableRE    = regexp.MustCompile(`(?i)^\s*LOCK\s+TABLE\s`)
+	dropTablesRE   = regexp.MustCompile(`(?i)^\s*DROP\s+(?:TEMPORARY\s+)?(TABLES)\s`)
+	flushStatusRE  = regexp.MustCompile(`(?i)^\s*FLUSH\s+(?:LOCAL\s+|NO_WRITE_TO_BINLOG\s+)?STATUS\s*;?\s*$`)
+	indexHintForRE = regexp.MustCompile(`(?i)\b(?:USE|IGNORE|FORCE)\s+(?:INDEX|KEY)(\s+FOR\s+(?:ORDER\s+BY|GROUP\s+BY|JOIN))\b`)
+)
 
 // forShare reports whether q[j:] continues FOR with SHARE as a word, and
 // where that word ends.

@@ -286,12 +286,25 @@ func installVariables(b *backend.Backend) {
 	for name, def := range map[string]any{
 		"join_cache_level": int64(2), "optimizer_use_condition_selectivity": int64(4),
 		"join_buffer_space_limit": int64(2097152), "histogram_size": int64(254),
+		"tmp_memory_table_size": int64(16777216), "expensive_subquery_limit": int64(100),
 	} {
 		sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{&sql.MysqlSystemVariable{
 			Name: name, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true,
 			Type: types.NewSystemIntType(name, 0, math.MaxInt64, false), Default: def,
 		}})
 	}
+	// InnoDB's statistics knobs (MySQL 8 has them; scripts set them):
+	// accepted, shown, global; strata's statistics are its own (ANALYZE).
+	for name, def := range map[string]int64{"innodb_stats_persistent": 1, "innodb_stats_auto_recalc": 1} {
+		sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{&sql.MysqlSystemVariable{
+			Name: name, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Global), Dynamic: true,
+			Type: types.NewSystemBoolType(name), Default: int8(def),
+		}})
+	}
+	sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{&sql.MysqlSystemVariable{
+		Name: "innodb_stats_persistent_sample_pages", Scope: sql.GetMysqlScope(sql.SystemVariableScope_Global), Dynamic: true,
+		Type: types.NewSystemUintType("innodb_stats_persistent_sample_pages", 1, math.MaxUint32), Default: uint64(20),
+	}})
 	for name, def := range map[string]string{"note_verbosity": "basic,explain", "use_stat_tables": "preferably_for_queries"} {
 		sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{&sql.MysqlSystemVariable{
 			Name: name, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true,
