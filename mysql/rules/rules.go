@@ -137,6 +137,9 @@
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
 //
+// FUNC-2 `@v := expr` in expressions, rewritten by the server to
+// strata_assign(@v, (expr)) (assign.go).
+//
 // Except RULE-8, RULE-13 and RULE-23, the rules run last in every statement's analysis (go-mysql-server's
 // OnceAfterAll batch, shared by its per-statement batches), so they see
 // the final plan and must keep expression indexes as they are.
@@ -180,6 +183,7 @@ const (
 	padSpaceComparisonsID
 	trimPaddedLiteralsID
 	existingCreateSelectID
+	assignedVariableTypesID
 )
 
 var once sync.Once
@@ -211,7 +215,8 @@ func Install() {
 		// Before trackProcess, the last rule, which wraps the plan.
 		rules := append([]analyzer.Rule{}, analyzer.OnceAfterAll[:n-1]...)
 		rules = append(rules,
-			analyzer.Rule{Id: decimalExponentsID, Apply: decimalExponents}, // before RULE-1 converts the values
+			analyzer.Rule{Id: assignedVariableTypesID, Apply: assignedVariableTypes}, // FUNC-2
+			analyzer.Rule{Id: decimalExponentsID, Apply: decimalExponents},           // before RULE-1 converts the values
 			analyzer.Rule{Id: strictUpdateID, Apply: strictUpdate},
 			analyzer.Rule{Id: max1RowID, Apply: max1Row},
 			analyzer.Rule{Id: exactSumsID, Apply: exactSums},

@@ -74,16 +74,26 @@ func rewriteQuery(q string, backslashEscapes bool) string {
 		}
 	}
 	ddl := isDDL(q)
-	var closes []int // positions where a ")" closes a quantifier marker, last first
-	head := ""       // the statement word whose modifiers may follow (see modifier)
+	var closes []closeAt // where markers close, innermost (nearest) last
+	head := ""           // the statement word whose modifiers may follow (see modifier)
+	assignments := !startsWithWord(q, "set") && strings.Contains(q, ":=")
 	for i := last; i < len(q); {
-		if n := len(closes); n > 0 && closes[n-1] == i {
-			emit(i, ")", 0)
+		if n := len(closes); n > 0 && closes[n-1].pos == i {
+			emit(i, closes[n-1].text, 0)
 			closes = closes[:n-1]
 			continue
 		}
 		ch := q[i]
 		switch {
+		case ch == '@' && assignments:
+			if k, end, ok := assignment(q, i); ok { // @v := expr (RULE: strata_assign)
+				emit(i, "strata_assign(", 0)
+				emit(k, ", (", 2)
+				closes = append(closes, closeAt{end, "))"})
+				i = k + 2
+				continue
+			}
+			i++
 		case ch == '\'' || ch == '"':
 			j := i + 1
 			for j < len(q) {
@@ -143,7 +153,7 @@ func rewriteQuery(q string, backslashEscapes bool) string {
 				if repl, end, ok := quantifier(q, i, j); ok {
 					emit(i, repl, j-i)
 					if end >= 0 {
-						closes = append(closes, end)
+						closes = append(closes, closeAt{end, ")"})
 					}
 				}
 			}
@@ -160,8 +170,9 @@ func rewriteQuery(q string, backslashEscapes bool) string {
 			i++
 		}
 	}
-	if n := len(closes); n > 0 && closes[n-1] == len(q) {
-		emit(len(q), ")", 0)
+	for n := len(closes); n > 0 && closes[n-1].pos == len(q); n-- {
+		emit(len(q), closes[n-1].text, 0)
+		closes = closes[:n-1]
 	}
 	return finish(out, q, last)
 }
@@ -194,6 +205,107 @@ func modifier(head, w string) (string, bool) {
 		return head, false
 	}
 	return "", false
+}
+
+// closeAt is text rewriteQuery inserts at pos, closing a marker call.
+type closeAt struct {
+	pos  int
+	text string
+}
+
+// assignment recognizes `@name := expr` at q[i] (i at the @): k is where
+// ":=" starts, end where expr ends. MySQL's := binds loosest: expr runs to
+// a comma, closing parenthesis or semicolon at its own depth, or a word
+// that ends an expression there (FROM, AS, THEN, ...).
+func assignment(q string, i int) (k, end int, ok bool) {
+	j := i + 1
+	if j >= len(q) || q[j] == '@' {
+		return 0, 0, false
+	}
+	if c := q[j]; c == '`' || c == '\'' || c == '"' {
+		e := strings.IndexByte(q[j+1:], c)
+		if e < 0 {
+			return 0, 0, false
+		}
+		j += e + 2
+	} else {
+		for j < len(q) && (isIdentByte(q[j]) || q[j] == '.') {
+			j++
+		}
+		if j == i+1 {
+			return 0, 0, false
+		}
+	}
+	k = j
+	for k < len(q) && isSpace(q[k]) {
+		k++
+	}
+	if k+1 >= len(q) || q[k] != ':' || q[k+1] != '=' {
+		return 0, 0, false
+	}
+	end, depth := -1, 0
+	last := k + 2 // end of the last token of expr
+	for p := k + 2; p < len(q) && end < 0; {
+		c := q[p]
+		switch {
+		case isSpace(c):
+			p++
+			continue
+		case c == '\'' || c == '"' || c == '`':
+			p++
+			for p < len(q) && q[p] != c {
+				if q[p] == '\\' && c != '`' {
+					p++
+				}
+				p++
+			}
+			p++
+		case c == '(':
+			depth++
+			p++
+		case c == ')':
+			if depth == 0 {
+				end = last
+				continue
+			}
+			depth--
+			p++
+		case (c == ',' || c == ';') && depth == 0:
+			end = last
+			continue
+		case isIdentByte(c):
+			e := p
+			for e < len(q) && isIdentByte(q[e]) {
+				e++
+			}
+			if depth == 0 && assignmentStops[strings.ToUpper(q[p:e])] {
+				end = last
+				continue
+			}
+			p = e
+		default:
+			p++
+		}
+		if p > len(q) {
+			p = len(q)
+		}
+		last = p
+	}
+	if end < 0 {
+		end = last
+	}
+	if end <= k+2 {
+		return 0, 0, false
+	}
+	return k, end, true
+}
+
+var assignmentStops = map[string]bool{
+	"FROM": true, "WHERE": true, "AS": true, "INTO": true, "ORDER": true, "GROUP": true,
+	"HAVING": true, "LIMIT": true, "UNION": true, "EXCEPT": true, "INTERSECT": true,
+	"WINDOW": true, "FOR": true, "LOCK": true, "THEN": true, "ELSE": true, "END": true,
+	"WHEN": true, "ON": true, "USING": true, "JOIN": true, "INNER": true, "LEFT": true,
+	"RIGHT": true, "CROSS": true, "STRAIGHT_JOIN": true, "NATURAL": true, "ASC": true, "DESC": true,
 }
 
 // quantifier recognizes the word q[i:j] as ALL, ANY or SOME of a
@@ -257,6 +369,20 @@ func unrewriteName(name string) string {
 			return name
 		}
 		open += i
+		if strings.EqualFold(name[i:open], "strata_assign") {
+			c := matchParen(name, open)
+			inner := ""
+			if c > 0 {
+				inner = name[open+1 : c]
+			}
+			sep := strings.Index(inner, ", (")
+			if c < 0 || sep < 0 || len(inner) < sep+4 {
+				return name
+			}
+			rhs := inner[sep+3 : len(inner)-1]
+			name = name[:i] + inner[:sep] + ":=" + rhs + name[c+1:]
+			continue
+		}
 		word := strings.TrimSuffix(strings.TrimSuffix(name[i+len("strata_"):open], "_ne"), "_NE")
 		c := matchParen(name, open)
 		if c < 0 {

@@ -253,3 +253,17 @@ CREATE TABLE descr (code VARCHAR(10) PRIMARY KEY, amount DECIMAL(8,2) NOT NULL D
 SHOW COLUMNS FROM descr;
 DESCRIBE descr;
 SHOW FULL TABLES;
+
+-- Assignment to user variables inside expressions (@v := expr).
+CREATE TABLE asg (id INT PRIMARY KEY, v INT);
+INSERT INTO asg VALUES (1, 10), (2, 20), (3, 30);
+SET @n := 0;
+SELECT @n := @n + 1 AS rn, id FROM asg ORDER BY id;
+SELECT @n;
+SELECT id, @s:=v*2, @s FROM asg ORDER BY id;
+SELECT @x := 5, @y:=(SELECT MAX(v) FROM asg), @x + @y;
+SELECT COUNT(*) FROM asg WHERE (@a := v) > 15;
+SELECT @a;
+SELECT @b := 1 AND 0, @b;
+SELECT CASE WHEN id = 1 THEN @c := 'one' ELSE @c := 'other' END AS c FROM asg ORDER BY id;
+SELECT @c, @`c`;
