@@ -15,18 +15,74 @@ import (
 // memberPath is a path whose last step is an object member: $...(.name).
 var memberPath = regexp.MustCompile(`^(\$[^*]*?)\.([A-Za-z_][A-Za-z0-9_]*|"[^"]*")$`)
 
-// jsonMembers makes JSON_EXTRACT(doc, '$...name') NULL where the member's
+// jsonMembers also gives JSON_VALUE its SQL NULL for a JSON null
+// (nullValue). It makes JSON_EXTRACT(doc, '$...name') NULL where the member's
 // parent is not an object or has no such member (RULE-16):
 // go-mysql-server's path library applies a member step to each element of
 // an array, and returned [] for JSON_EXTRACT('[1,2]', '$.a').
 func jsonMembers(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		if jv, ok := e.(*json.JsonValue); ok {
+			return &nullValue{JsonValue: jv}, transform.NewTree, nil
+		}
 		je, ok := e.(*json.JSONExtract)
 		if !ok || len(je.Paths) != 1 {
 			return e, transform.SameTree, nil
 		}
 		return &memberExtract{JSONExtract: je}, transform.NewTree, nil
 	})
+}
+
+// nullValue is JSON_VALUE as MySQL and MariaDB answer it (RULE-16): SQL
+// NULL where the path finds a JSON null, an array or an object (not a
+// scalar: NULL ON ERROR), and a string's own text; go-mysql-server
+// returned the JSON text ('null', '"abc"', '[1]').
+type nullValue struct{ *json.JsonValue }
+
+func (n *nullValue) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	ne, err := n.JsonValue.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	jv, ok := ne.(*json.JsonValue)
+	if !ok {
+		return ne, nil
+	}
+	return &nullValue{JsonValue: jv}, nil
+}
+
+func (n *nullValue) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	doc, err := n.JSON.Eval(ctx, row)
+	if err != nil || doc == nil {
+		return n.JsonValue.Eval(ctx, row)
+	}
+	path, err := n.Path.Eval(ctx, row)
+	p, ok := path.(string)
+	if err != nil || !ok {
+		return n.JsonValue.Eval(ctx, row)
+	}
+	if _, ok := doc.(sql.JSONWrapper); !ok {
+		if doc, _, err = types.JSON.Convert(ctx, doc); err != nil {
+			return n.JsonValue.Eval(ctx, row)
+		}
+	}
+	if w, ok := doc.(sql.JSONWrapper); ok {
+		if res, err := types.LookupJSONValue(w, p); err == nil && res != nil {
+			if d, ok := res.(types.JSONDocument); ok {
+				switch v := d.Val.(type) {
+				case nil, []any, map[string]any: // JSON null; not a scalar (NULL ON ERROR)
+					return nil, nil
+				case string: // the string itself, not its JSON text
+					if n.Typ == nil {
+						return v, nil
+					}
+					out, _, err := n.Typ.Convert(ctx, v)
+					return out, err
+				}
+			}
+		}
+	}
+	return n.JsonValue.Eval(ctx, row)
 }
 
 type memberExtract struct{ *json.JSONExtract }

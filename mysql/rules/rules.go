@@ -78,7 +78,8 @@
 // DATE_SUB): a DATE plus days stays a DATE (go-mysql-server made it a
 // DATETIME).
 //
-// RULE-16 JSON_EXTRACT(doc, '$.a') is NULL when $ is not an object or has
+// RULE-16 JSON_VALUE is NULL for a JSON null, array or object and a
+// string's text for a string; JSON_EXTRACT(doc, '$.a') is NULL when $ is not an object or has
 // no member a (go-mysql-server returned [] for an array).
 //
 // RULE-17 INSERT IGNORE hands binary values over as strings: go-mysql-server

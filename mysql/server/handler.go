@@ -485,7 +485,7 @@ func (h *errorHandler) rewrite(c *mysql.Conn, query string) string {
 	if h.b.HasGeneratedColumns() && !strings.Contains(mode, "STRICT_") {
 		query = generatedValues(s, query)
 	}
-	return query
+	return selectValues(s, query)
 }
 
 // killRE matches KILL [QUERY | CONNECTION] id.

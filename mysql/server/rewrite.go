@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -797,4 +798,81 @@ func eachWord(q string, f func(i, j int) bool) bool {
 		}
 	}
 	return false
+}
+
+// selectValues makes VALUES(col) work in INSERT ... SELECT ... ON
+// DUPLICATE KEY UPDATE: go-mysql-server resolves VALUES() only for
+// INSERT ... VALUES (1105 "expected ON DUPLICATE KEY ... VALUES() to
+// reference a column"). The SELECT becomes a derived table with one
+// named column per destination column, (SELECT ...) AS __strata_src
+// (c0, c1, ...), read as SELECT *, and VALUES(col) names the column of
+// the destination column col. Left alone when the update clause names
+// a table other than the destination (it would leave the scope).
+func selectValues(s *backend.Session, query string) string {
+	if !isInsert(query) || !containsFold(query, "duplicate") || !containsFold(query, "values") {
+		return query
+	}
+	stmt, err := sqlparser.Parse(query)
+	if err != nil {
+		return query
+	}
+	ins, ok := stmt.(*sqlparser.Insert)
+	if !ok || len(ins.OnDup) == 0 {
+		return query
+	}
+	sel, ok := ins.Rows.(sqlparser.SelectStatement)
+	if !ok {
+		return query
+	}
+	var cols []string
+	for _, c := range ins.Columns {
+		cols = append(cols, c.String())
+	}
+	if len(cols) == 0 {
+		if cols, _, ok = s.GeneratedColumns(ins.Table.DbQualifier.String(), ins.Table.Name.String()); !ok && cols == nil {
+			return query
+		}
+	}
+	const alias = "__strata_src"
+	table := ins.Table.Name.String()
+	found, foreign := false, false
+	for _, u := range ins.OnDup {
+		sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+			switch n := n.(type) {
+			case *sqlparser.ValuesFuncExpr:
+				if n.Name == nil {
+					return false, nil
+				}
+				for i, c := range cols {
+					if strings.EqualFold(c, n.Name.Name.String()) {
+						n.Name = &sqlparser.ColName{Name: sqlparser.NewColIdent(fmt.Sprintf("c%d", i)), Qualifier: sqlparser.TableName{Name: sqlparser.NewTableIdent(alias)}}
+						found = true
+					}
+				}
+				return false, nil
+			case *sqlparser.ColName:
+				if q := n.Qualifier.Name.String(); q != "" && !strings.EqualFold(q, table) {
+					foreign = true
+				}
+			case *sqlparser.Subquery:
+				foreign = true // its own scope: not worth following
+			}
+			return true, nil
+		}, u.Expr)
+	}
+	if !found || foreign {
+		return query
+	}
+	names := make(sqlparser.Columns, len(cols))
+	for i := range cols {
+		names[i] = sqlparser.NewColIdent(fmt.Sprintf("c%d", i))
+	}
+	ins.Rows = &sqlparser.Select{
+		SelectExprs: sqlparser.SelectExprs{&sqlparser.StarExpr{}},
+		From: sqlparser.TableExprs{&sqlparser.AliasedTableExpr{
+			Expr: &sqlparser.Subquery{Select: sel, Columns: names},
+			As:   sqlparser.NewTableIdent(alias),
+		}},
+	}
+	return sqlparser.String(ins)
 }

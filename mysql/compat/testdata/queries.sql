@@ -267,3 +267,18 @@ SELECT @a;
 SELECT @b := 1 AND 0, @b;
 SELECT CASE WHEN id = 1 THEN @c := 'one' ELSE @c := 'other' END AS c FROM asg ORDER BY id;
 SELECT @c, @`c`;
+
+-- INSERT ... SELECT ... ON DUPLICATE KEY UPDATE with VALUES(col).
+CREATE TABLE odks (id INT PRIMARY KEY, v INT);
+CREATE TABLE odkd (id INT PRIMARY KEY, v INT, n INT DEFAULT 0);
+INSERT INTO odks VALUES (1, 10), (2, 20), (3, 30);
+INSERT INTO odkd (id, v) VALUES (1, 1);
+INSERT INTO odkd (id, v) SELECT id, v FROM odks WHERE id < 3 ON DUPLICATE KEY UPDATE v = VALUES(v) + odkd.v, n = n + 1;
+SELECT * FROM odkd ORDER BY id;
+INSERT INTO odkd SELECT id, v * 2, 7 FROM odks ON DUPLICATE KEY UPDATE v = VALUES(v), n = VALUES(n) + n;
+SELECT * FROM odkd ORDER BY id;
+INSERT INTO odkd (v, id) SELECT SUM(v), 1 FROM odks ON DUPLICATE KEY UPDATE v = VALUES(v);
+SELECT * FROM odkd ORDER BY id;
+
+-- JSON_VALUE: SQL NULL for JSON null and non-scalars, strings unquoted.
+SELECT JSON_VALUE('{"a":null}', '$.a') IS NULL, JSON_VALUE('{"a":"abc"}', '$.a'), JSON_VALUE('{"a":"null"}', '$.a'), JSON_VALUE('{"a":1.5}', '$.a'), JSON_VALUE('{"a":[1]}', '$.a') IS NULL, JSON_VALUE('[1, null]', '$[1]') IS NULL;
