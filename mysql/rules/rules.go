@@ -94,8 +94,10 @@
 //
 // RULE-19 INSERT ... SELECT whose SELECT reads the target table reads all
 // of its rows before inserting (the Halloween problem): the SELECT sees
-// the table as the statement found it. The rows are held in memory up to
-// MaterializeLimit (then error 1114).
+// the table as the statement found it. So do single-table UPDATE and
+// DELETE whose rows or new values read their own table again (a subquery
+// or a join): every (old, new) pair is computed before the first change.
+// The rows are held in memory up to MaterializeLimit (then error 1114).
 //
 // RULE-20 A character set go-mysql-server knows by name but cannot encode
 // (latin2, koi8r, ucs2, ...) is refused with 1115 where a statement would
@@ -185,6 +187,7 @@ const (
 	trimPaddedLiteralsID
 	existingCreateSelectID
 	assignedVariableTypesID
+	selfUpdateID
 )
 
 var once sync.Once
@@ -235,6 +238,7 @@ func Install() {
 			analyzer.Rule{Id: ignoreBinaryValuesID, Apply: ignoreBinaryValues},
 			analyzer.Rule{Id: primaryPrefixID, Apply: primaryPrefix},
 			analyzer.Rule{Id: selfInsertID, Apply: selfInsert},
+			analyzer.Rule{Id: selfUpdateID, Apply: selfUpdate},
 			analyzer.Rule{Id: unsupportedCharsetsID, Apply: unsupportedCharsets},
 			analyzer.Rule{Id: memoryChecksID, Apply: memoryChecks},
 			analyzer.Rule{Id: primaryKeyChangesID, Apply: primaryKeyChanges},

@@ -151,3 +151,66 @@ func rowSize(r sql.Row) int64 {
 	}
 	return n
 }
+
+// selfUpdate extends RULE-19 to UPDATE and DELETE whose rows, or whose
+// new values, come from reading their own table again (a subquery or a
+// join over the target): every (old, new) row pair is computed before the
+// first change, so the statement sees the table as it began, as MariaDB
+// does. go-mysql-server evaluated each row's subquery after the earlier
+// rows had changed (UPDATE t SET v = v + 10 WHERE v < (SELECT AVG(v) FROM
+// t) moved the average as it went).
+func selfUpdate(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		var child sql.Node
+		switch n := n.(type) {
+		case *plan.Update:
+			if _, ok := n.Child.(*plan.UpdateSource); !ok {
+				return n, transform.SameTree, nil // UPDATE ... JOIN: its own iterator
+			}
+			child = n.Child
+		case *plan.DeleteFrom:
+			if n.HasExplicitTargets() {
+				return n, transform.SameTree, nil
+			}
+			child = n.Child
+		default:
+			return n, transform.SameTree, nil
+		}
+		if _, done := child.(*materialized); done || hasTriggers(child) {
+			return n, transform.SameTree, nil
+		}
+		db, name, ok := firstTable(child)
+		if !ok || tableReads(child, db, name) < 2 {
+			return n, transform.SameTree, nil
+		}
+		nn, err := n.WithChildren(&materialized{UnaryNode: plan.UnaryNode{Child: child}})
+		return nn, transform.NewTree, err
+	})
+}
+
+func hasTriggers(n sql.Node) bool {
+	return transform.InspectUp(n, func(n sql.Node) bool {
+		_, ok := n.(*plan.TriggerExecutor)
+		return ok
+	})
+}
+
+// tableReads counts the reads of table db.name in n and in its subqueries.
+func tableReads(n sql.Node, db, name string) int {
+	count := 0
+	transform.Inspect(n, func(n sql.Node) bool {
+		if tn, is := n.(sql.TableNode); is {
+			if d, t := tableID(tn.UnderlyingTable()); t == name && (d == db || d == "" || db == "") {
+				count++
+			}
+		}
+		return true
+	})
+	transform.InspectExpressions(n, func(e sql.Expression) bool {
+		if sq, is := e.(*plan.Subquery); is {
+			count += tableReads(sq.Query, db, name)
+		}
+		return true
+	})
+	return count
+}

@@ -294,3 +294,16 @@ INSERT INTO hws VALUES (1, 1);
 INSERT INTO hws SELECT id + (SELECT MAX(id) FROM hws), b FROM hws;
 INSERT INTO hws SELECT id + (SELECT MAX(id) FROM hws), b + 1 FROM hws;
 SELECT * FROM hws ORDER BY id;
+
+-- UPDATE and DELETE that read their own table see it as the statement began.
+CREATE TABLE hw (id INT PRIMARY KEY, v INT);
+INSERT INTO hw VALUES (1, 1), (2, 2), (3, 3), (4, 4);
+UPDATE hw SET v = v + 10 WHERE v < (SELECT AVG(v) + 0 * hw.id FROM hw h2);
+SELECT * FROM hw ORDER BY id;
+UPDATE hw SET v = (SELECT MAX(v) FROM hw h2 WHERE h2.id <= hw.id) + 1;
+SELECT * FROM hw ORDER BY id;
+DELETE FROM hw WHERE v > (SELECT MIN(v) + 0 * hw.id FROM hw h2);
+SELECT * FROM hw ORDER BY id;
+INSERT INTO hw VALUES (5, 100), (6, 200), (7, 300);
+UPDATE hw SET v = v * 2 WHERE id IN (SELECT id FROM (SELECT id FROM hw WHERE v >= 100) AS x);
+SELECT * FROM hw ORDER BY id;
