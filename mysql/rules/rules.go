@@ -136,6 +136,10 @@
 // reads an enclosing query's column or the join would pass 61 tables: the
 // unnesting panicked on both (notin.go).
 //
+// RULE-29 A string read as a number (CAST to a numeric type, compared
+// with a number) is its longest numeric prefix with Warning 1292, and
+// CAST(x AS DECIMAL) is DECIMAL(10,0) (numprefix.go).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -188,6 +192,7 @@ const (
 	existingCreateSelectID
 	assignedVariableTypesID
 	selfUpdateID
+	numericPrefixesID
 )
 
 var once sync.Once
@@ -242,7 +247,8 @@ func Install() {
 			analyzer.Rule{Id: unsupportedCharsetsID, Apply: unsupportedCharsets},
 			analyzer.Rule{Id: memoryChecksID, Apply: memoryChecks},
 			analyzer.Rule{Id: primaryKeyChangesID, Apply: primaryKeyChanges},
-			analyzer.Rule{Id: padSpaceComparisonsID, Apply: padSpaceComparisons})
+			analyzer.Rule{Id: padSpaceComparisonsID, Apply: padSpaceComparisons},
+			analyzer.Rule{Id: numericPrefixesID, Apply: numericPrefixes})
 		// RULE-27 before go-mysql-server resolves the CREATE ... SELECT.
 		analyzer.OnceBeforeDefault = append([]analyzer.Rule{{Id: existingCreateSelectID, Apply: existingCreateSelect}}, analyzer.OnceBeforeDefault...)
 		// RULE-11: SHOW CREATE TABLE's column definitions.

@@ -268,3 +268,10 @@ SELECT @s, @n, @d, @nul IS NULL, CONCAT(@s, @n);
 SET @n = @n + 1;
 SELECT @n;
 SELECT VALUES(1);
+
+-- Strings read as numbers: the numeric prefix, with Warning 1292.
+SELECT CAST('1x' AS SIGNED), CAST(' 12abc' AS SIGNED), CAST('-3.5' AS SIGNED), CAST('x' AS SIGNED);
+SELECT CAST('1e2x' AS DOUBLE), CAST('-1.5e1' AS DOUBLE), CAST('' AS DOUBLE);
+SELECT CAST('1x' AS UNSIGNED);
+SELECT CAST('-3.5' AS DECIMAL), CAST(-3.5 AS DECIMAL), CAST(2.5 AS DECIMAL(10,0)), CAST('1.234' AS DECIMAL(10,2)), CAST(12345678901 AS DECIMAL(5));
+SELECT '1x' = 1, 1 = ' 1', '1.5' > 1, 'abc' = 0;
