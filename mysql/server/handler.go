@@ -324,6 +324,7 @@ var errorRules = []errorRule{
 	{1105, regexp.MustCompile(`^table doesn't support (?:INSERT INTO|UPDATE|DELETE FROM|REPLACE INTO)`), 1031, "HY000",
 		"Table storage engine for this table doesn't have this option"},
 	{1105, regexp.MustCompile(`^COLLATION '(.*)' is not valid for CHARACTER SET '(.*)'$`), 1253, "42000", "COLLATION '$1' is not valid for CHARACTER SET '$2'"},
+	{1105, regexp.MustCompile(`^Unknown prepared statement handler \((.*)\) given to (.*)$`), 1243, "HY000", "Unknown prepared statement handler ($1) given to $2"},
 	{1241, regexp.MustCompile(`^operand should have (\d+) columns, but has \d+$`), 1241, "21000", "Operand should contain $1 column(s)"},
 	{1105, regexp.MustCompile(`^this form of ALL/ANY/SOME is not supported$`), 1235, "42000",
 		"This version of Strata doesn't yet support 'this form of ALL/ANY/SOME'"},
@@ -685,7 +686,17 @@ var setStmtRE = regexp.MustCompile(`(?i)^\s*SET\s`)
 // statementErrors rewords the errors whose MySQL form depends on the
 // statement's text.
 func statementErrors(query string, err error) error {
-	return privilegeWording(query, unknownVariable(query, err))
+	return privilegeWording(query, unknownVariable(query, deallocateWording(query, err)))
+}
+
+// deallocateWording names DEALLOCATE PREPARE in 1243, as MySQL does
+// (go-mysql-server says EXECUTE for both statements).
+func deallocateWording(query string, err error) error {
+	var se *mysql.SQLError
+	if err == nil || !errors.As(err, &se) || se.Num != 1243 || !startsWithWord(query, "deallocate", "drop") {
+		return err
+	}
+	return mysql.NewSQLError(1243, "HY000", "%s", strings.Replace(se.Message, "given to EXECUTE", "given to DEALLOCATE PREPARE", 1))
 }
 
 var (

@@ -39,6 +39,7 @@ import (
 //     DELETE QUICK; SELECT HIGH_PRIORITY, SQL_SMALL_RESULT,
 //     SQL_BIG_RESULT, SQL_BUFFER_RESULT (the parser knows neither) are
 //     dropped.
+//   - In PREPARE name FROM 'text', the text is rewritten the same way.
 //   - x op ALL (subquery), x op ANY|SOME (subquery) is x op
 //     strata_all((subquery)) / strata_any(...), a marker function that
 //     rules RULE-23 turns into a quantified comparison; SUM(ALL x) and
@@ -57,6 +58,9 @@ func rewriteQuery(q string, backslashEscapes bool) string {
 		out.WriteString(q[last:i])
 		out.WriteString(repl)
 		last = i + skip
+	}
+	if m := prepareFromRE.FindStringSubmatchIndex(q); m != nil {
+		return prepareFrom(q, m[3]-1, backslashEscapes)
 	}
 	if m := lockTableRE.FindStringIndex(q); m != nil {
 		emit(m[1]-len("TABLE "), "TABLES ", len("TABLE "))
@@ -429,7 +433,71 @@ func matchParen(q string, open int) int {
 	return -1
 }
 
+// prepareFrom rewrites the statement text of PREPARE name FROM 'text'
+// (the quote at q[open]) as rewriteQuery rewrites a statement.
+func prepareFrom(q string, open int, backslashEscapes bool) string {
+	quote := q[open]
+	var inner strings.Builder
+	i := open + 1
+	for ; i < len(q); i++ {
+		c := q[i]
+		if c == '\\' && backslashEscapes && i+1 < len(q) {
+			i++
+			switch q[i] {
+			case 'n':
+				inner.WriteByte('\n')
+			case 't':
+				inner.WriteByte('\t')
+			case 'r':
+				inner.WriteByte('\r')
+			case '0':
+				inner.WriteByte(0)
+			case '_', '%': // MySQL keeps the backslash of \_ and \%
+				inner.WriteByte('\\')
+				inner.WriteByte(q[i])
+			default:
+				inner.WriteByte(q[i])
+			}
+			continue
+		}
+		if c == quote {
+			if i+1 < len(q) && q[i+1] == quote {
+				inner.WriteByte(quote)
+				i++
+				continue
+			}
+			break
+		}
+		inner.WriteByte(c)
+	}
+	if i >= len(q) {
+		return q
+	}
+	text := inner.String()
+	out := rewriteQuery(text, backslashEscapes)
+	if out == text {
+		return q
+	}
+	var b strings.Builder
+	b.WriteString(q[:open])
+	b.WriteByte('\'')
+	for j := 0; j < len(out); j++ {
+		switch c := out[j]; {
+		case c == '\'':
+			b.WriteString("''")
+		case c == '\\' && backslashEscapes:
+			b.WriteString(`\\`)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('\'')
+	b.WriteString(q[i+1:])
+	return b.String()
+}
+
 var (
+	prepareFromRE  = regexp.MustCompile(`(?is)^\s*PREPARE\s+\S+\s+FROM\s+(['"])`)
 	lockTableRE    = regexp.MustCompile(`(?i)^\s*LOCK\s+TABLE\s`)
 	dropTablesRE   = regexp.MustCompile(`(?i)^\s*DROP\s+(?:TEMPORARY\s+)?(TABLES)\s`)
 	flushStatusRE  = regexp.MustCompile(`(?i)^\s*FLUSH\s+(?:LOCAL\s+|NO_WRITE_TO_BINLOG\s+)?STATUS\s*;?\s*$`)

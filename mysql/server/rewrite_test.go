@@ -33,6 +33,8 @@ func TestRewriteQuery(t *testing.T) {
 		{"SELECT a > ALL (SELECT 1", "SELECT a > ALL (SELECT 1"},
 		{"INSERT DELAYED INTO t VALUES (1)", "INSERT  INTO t VALUES (1)"},
 		{"drop tables t1, t2", "drop TABLE t1, t2"},
+		{"PREPARE st1 FROM 'SELECT * FROM t2 WHERE a = SOME (SELECT a FROM v1 WHERE c = ''x'')'", "PREPARE st1 FROM 'SELECT * FROM t2 WHERE a = strata_SOME( (SELECT a FROM v1 WHERE c = ''x''))'"},
+		{`prepare s from "select 'a\_b' like ?, a >= all (select 1)"`, `prepare s from 'select ''a\\\\_b'' like ?, a >= strata_all( (select 1))'`},
 		{"SELECT @n := @n + 1 AS rn, id FROM t", "SELECT strata_assign(@n , ( @n + 1)) AS rn, id FROM t"},
 		{"select @a:=(select 1), f(@b := x, 2) from t where (@c:=v) > 1", "select strata_assign(@a, ((select 1))), f(strata_assign(@b , ( x)), 2) from t where (strata_assign(@c, (v))) > 1"},
 		{"SELECT @x := @y := 3", "SELECT strata_assign(@x , ( strata_assign(@y , ( 3))))"},
@@ -54,7 +56,7 @@ func TestRewriteQuery(t *testing.T) {
 	} {
 		if got := rewriteQuery(tc.in, true); got != tc.want {
 			t.Errorf("rewriteQuery(%q)\n got %q\nwant %q", tc.in, got, tc.want)
-		} else if strings.Contains(got, "strata_") || strings.Contains(got, "/*ALL") || strings.Contains(got, "/*all") {
+		} else if !strings.HasPrefix(strings.ToLower(got), "prepare") && strings.Contains(got, "strata_") || strings.Contains(got, "/*ALL") || strings.Contains(got, "/*all") {
 			// Result column names read as the client wrote them.
 			if back := unrewriteName(got); back != tc.in {
 				t.Errorf("unrewriteName(%q) = %q, want %q", got, back, tc.in)

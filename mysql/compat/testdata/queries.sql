@@ -282,3 +282,9 @@ SELECT * FROM odkd ORDER BY id;
 
 -- JSON_VALUE: SQL NULL for JSON null and non-scalars, strings unquoted.
 SELECT JSON_VALUE('{"a":null}', '$.a') IS NULL, JSON_VALUE('{"a":"abc"}', '$.a'), JSON_VALUE('{"a":"null"}', '$.a'), JSON_VALUE('{"a":1.5}', '$.a'), JSON_VALUE('{"a":[1]}', '$.a') IS NULL, JSON_VALUE('[1, null]', '$[1]') IS NULL;
+
+-- SQL PREPARE: the statement text gets the same rewrites as a query.
+PREPARE pq1 FROM 'SELECT a FROM qa WHERE a = SOME (SELECT b FROM qb) ORDER BY a';
+EXECUTE pq1;
+DEALLOCATE PREPARE pq1;
+DEALLOCATE PREPARE pq1;
