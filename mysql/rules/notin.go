@@ -25,7 +25,15 @@ func keepNotIn(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope
 		conj := expression.SplitConjunction(f.Expression)
 		changed := false
 		for i, e := range conj {
-			if in, ok := e.(*plan.InSubquery); ok && keepInSubquery(f, in) { // RULE-28
+			if in, ok := e.(*plan.InSubquery); ok {
+				if keepInSubquery(f, in) { // RULE-28
+					conj[i], changed = &opaqueSubquery{not: e}, true
+				}
+				continue
+			}
+			if c, ok := e.(expression.Comparer); ok && (isSubquery(c.Right()) || isSubquery(c.Left())) {
+				// RULE-28: x op (scalar subquery) as a semi-join dropped the
+				// check that the subquery returns at most one row (1242).
 				conj[i], changed = &opaqueSubquery{not: e}, true
 				continue
 			}
@@ -48,6 +56,11 @@ func keepNotIn(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope
 		}
 		return nf, transform.NewTree, nil
 	})
+}
+
+func isSubquery(e sql.Expression) bool {
+	_, ok := e.(*plan.Subquery)
+	return ok
 }
 
 // keepInSubquery reports whether `x IN (subquery)` in filter f must stay

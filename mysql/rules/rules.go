@@ -134,7 +134,9 @@
 //
 // RULE-28 `x IN (subquery)` stays an expression (not a semi-join) when x
 // reads an enclosing query's column or the join would pass 61 tables: the
-// unnesting panicked on both (notin.go).
+// unnesting panicked on both (notin.go). `x op (scalar subquery)` always
+// stays one: as a semi-join it lost MySQL's 1242 for a subquery returning
+// more than one row.
 //
 // RULE-29 A string read as a number (CAST to a numeric type, compared
 // with a number) is its longest numeric prefix with Warning 1292, and
