@@ -325,6 +325,7 @@ var errorRules = []errorRule{
 		"Table storage engine for this table doesn't have this option"},
 	{1105, regexp.MustCompile(`^COLLATION '(.*)' is not valid for CHARACTER SET '(.*)'$`), 1253, "42000", "COLLATION '$1' is not valid for CHARACTER SET '$2'"},
 	{1105, regexp.MustCompile(`^Unknown prepared statement handler \((.*)\) given to (.*)$`), 1243, "HY000", "Unknown prepared statement handler ($1) given to $2"},
+	{1048, regexp.MustCompile(`^column name '(.*)' is non-nullable but attempted to set a value of null$`), 1048, "23000", "Column '$1' cannot be null"},
 	{1242, regexp.MustCompile(`^the subquery returned more than 1 row$`), 1242, "21000", "Subquery returns more than 1 row"},
 	{1241, regexp.MustCompile(`^operand should have (\d+) columns, but has \d+$`), 1241, "21000", "Operand should contain $1 column(s)"},
 	{1105, regexp.MustCompile(`^this form of ALL/ANY/SOME is not supported$`), 1235, "42000",
