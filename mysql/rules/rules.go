@@ -149,6 +149,9 @@
 // FUNC-2 `@v := expr` in expressions, rewritten by the server to
 // strata_assign(@v, (expr)) (assign.go).
 //
+// FUNC-3 DEFAULT(col) in expressions is the column's default value,
+// rewritten by the server to strata_fn_default(col) (coldefault.go).
+//
 // Except RULE-8, RULE-13 and RULE-23, the rules run last in every statement's analysis (go-mysql-server's
 // OnceAfterAll batch, shared by its per-statement batches), so they see
 // the final plan and must keep expression indexes as they are.
@@ -195,6 +198,7 @@ const (
 	assignedVariableTypesID
 	selfUpdateID
 	numericPrefixesID
+	columnDefaultsID
 )
 
 var once sync.Once
@@ -226,6 +230,7 @@ func Install() {
 		// Before trackProcess, the last rule, which wraps the plan.
 		rules := append([]analyzer.Rule{}, analyzer.OnceAfterAll[:n-1]...)
 		rules = append(rules,
+			analyzer.Rule{Id: columnDefaultsID, Apply: columnDefaults},               // FUNC-3
 			analyzer.Rule{Id: assignedVariableTypesID, Apply: assignedVariableTypes}, // FUNC-2
 			analyzer.Rule{Id: decimalExponentsID, Apply: decimalExponents},           // before RULE-1 converts the values
 			analyzer.Rule{Id: strictUpdateID, Apply: strictUpdate},

@@ -40,6 +40,8 @@ import (
 //     SQL_BIG_RESULT, SQL_BUFFER_RESULT (the parser knows neither) are
 //     dropped.
 //   - In PREPARE name FROM 'text', the text is rewritten the same way.
+//   - DEFAULT(col) outside column definitions is strata_fn_DEFAULT(col),
+//     which rules FUNC-3 resolves to the column's default value.
 //   - x op ALL (subquery), x op ANY|SOME (subquery) is x op
 //     strata_all((subquery)) / strata_any(...), a marker function that
 //     rules RULE-23 turns into a quantified comparison; SUM(ALL x) and
@@ -141,6 +143,15 @@ func rewriteQuery(q string, backslashEscapes bool) string {
 			j := i
 			for j < len(q) && isIdentByte(q[j]) {
 				j++
+			}
+			if j-i == 7 && (!ddl || createViewRE.MatchString(q)) && (i == 0 || !isIdentByte(q[i-1])) && strings.EqualFold(q[i:j], "DEFAULT") {
+				k := j
+				for k < len(q) && isSpace(q[k]) {
+					k++
+				}
+				if k < len(q) && q[k] == '(' { // DEFAULT(col): rules FUNC-3
+					emit(i, "strata_fn_"+q[i:j], j-i)
+				}
 			}
 			if !ddl && (i == 0 || !isIdentByte(q[i-1])) && q[i] != '`' {
 				var drop bool
@@ -374,6 +385,10 @@ func unrewriteName(name string) string {
 			return name
 		}
 		open += i
+		if strings.HasPrefix(strings.ToLower(name[i:open]), "strata_fn_") {
+			name = name[:i] + name[i+len("strata_fn_"):]
+			continue
+		}
 		if strings.EqualFold(name[i:open], "strata_assign") {
 			c := matchParen(name, open)
 			inner := ""
