@@ -7,9 +7,11 @@ import (
 	"math"
 	"regexp"
 	"slices"
+	"strata/mysql/rules"
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/mysql_db"
@@ -475,4 +477,16 @@ func (b *Backend) duplicatesIndex(db, table, name string) bool {
 		}
 	}
 	return false
+}
+
+// Warn implements sql.Session: a warning's message is valid text, bytes
+// that are not UTF-8 written as \xNN (a value quoted in it may be
+// binary; SHOW WARNINGS failed to encode it, which ended mtr cases).
+func (s *Session) Warn(w *sql.Warning) {
+	if w != nil && !utf8.ValidString(w.Message) {
+		c := *w
+		c.Message = rules.Printable(w.Message)
+		w = &c
+	}
+	s.BaseSession.Warn(w)
 }

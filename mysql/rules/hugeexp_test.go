@@ -21,3 +21,11 @@ func TestClampExponent(t *testing.T) {
 		}
 	}
 }
+
+func TestPrintable(t *testing.T) {
+	for in, want := range map[string]string{"abc": "abc", "a\xffb": `a\xFFb`, "\x80\x00": `\x80` + "\x00", "é": "é"} {
+		if got := Printable(in); got != want {
+			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -119,9 +119,11 @@ type opaqueSubquery struct{ not sql.Expression }
 
 var _ sql.Expression = (*opaqueSubquery)(nil)
 
-func (n *opaqueSubquery) Resolved() bool             { return n.not.Resolved() }
-func (n *opaqueSubquery) String() string             { return n.not.String() }
-func (n *opaqueSubquery) DebugString() string        { return fmt.Sprintf("notIn(%s)", sql.DebugString(n.not)) }
+func (n *opaqueSubquery) Resolved() bool { return n.not.Resolved() }
+func (n *opaqueSubquery) String() string { return n.not.String() }
+func (n *opaqueSubquery) DebugString() string {
+	return fmt.Sprintf("notIn(%s)", sql.DebugString(n.not))
+}
 func (n *opaqueSubquery) Type() sql.Type             { return n.not.Type() }
 func (n *opaqueSubquery) IsNullable() bool           { return true }
 func (n *opaqueSubquery) Children() []sql.Expression { return []sql.Expression{n.not} }

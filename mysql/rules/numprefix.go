@@ -1,9 +1,11 @@
 package rules
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 
@@ -116,9 +118,29 @@ func (p *prefixed) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	}
 	out, cut := numericPrefix(s, p.kind)
 	if cut {
-		ctx.Warn(1292, "Truncated incorrect %s value: '%s'", p.kind.word(), s)
+		ctx.Warn(1292, "Truncated incorrect %s value: '%s'", p.kind.word(), Printable(s))
 	}
 	return out, nil
+}
+
+// Printable is s for a message: bytes that are not UTF-8 as \xNN, as
+// MySQL writes them (a message must be valid text for SHOW WARNINGS).
+func Printable(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n <= 1 {
+			fmt.Fprintf(&b, "\\x%02X", s[i])
+			i++
+			continue
+		}
+		b.WriteString(s[i : i+n])
+		i += n
+	}
+	return b.String()
 }
 
 func kindOf(t sql.Type) (prefixKind, bool) {
