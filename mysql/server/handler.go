@@ -590,7 +590,32 @@ func (h *errorHandler) consistentSnapshot(ctx context.Context, c *mysql.Conn, qu
 // mayIntercept is a cheap test for the statements intercept answers.
 func mayIntercept(query string) bool {
 	return startsWithWord(query, "do", "kill", "check", "checksum", "optimize", "repair", "show") || containsFold(query, "default") ||
-		(startsWithWord(query, "set") && containsFold(query, "transaction"))
+		(startsWithWord(query, "set") && containsFold(query, "transaction")) ||
+		(bigParenNumber(query) && containsFold(query, "time"))
+}
+
+// bigParenNumber reports whether q has "(n" with n above 6 somewhere:
+// the cheap test before tooBigTimePrecision tokenizes.
+func bigParenNumber(q string) bool {
+	for i := strings.IndexByte(q, '('); i >= 0 && i < len(q); {
+		j := i + 1
+		for j < len(q) && isSpace(q[j]) {
+			j++
+		}
+		k := j
+		for k < len(q) && q[k] >= '0' && q[k] <= '9' {
+			k++
+		}
+		if k > j && (k-j > 1 || q[j] > '6') {
+			return true
+		}
+		n := strings.IndexByte(q[i+1:], '(')
+		if n < 0 {
+			return false
+		}
+		i += n + 1
+	}
+	return false
 }
 
 // intercept answers the statements strata handles before (or instead of)

@@ -135,3 +135,16 @@ func TestTooBigTimePrecision(t *testing.T) {
 		}
 	}
 }
+
+func TestMayInterceptTimePrecision(t *testing.T) {
+	for q, want := range map[string]bool{
+		"select CAST(@a AS DATETIME(7))":             true,
+		"SELECT * FROM t WHERE created_time > NOW()": false,
+		"SELECT CAST(a AS TIME(3)), f(10)":           true, // a number above 6 somewhere: tokenized, not refused
+		"SELECT x FROM t":                            false,
+	} {
+		if got := mayIntercept(q); got != want {
+			t.Errorf("mayIntercept(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
