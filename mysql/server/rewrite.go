@@ -83,6 +83,7 @@ func rewriteQuery(q string, backslashEscapes bool) string {
 	ddl := isDDL(q)
 	var closes []closeAt // where markers close, innermost (nearest) last
 	head := ""           // the statement word whose modifiers may follow (see modifier)
+	sawSelect := false
 	assignments := !startsWithWord(q, "set") && strings.Contains(q, ":=")
 	for i := last; i < len(q); {
 		if n := len(closes); n > 0 && closes[n-1].pos == i {
@@ -144,7 +145,10 @@ func rewriteQuery(q string, backslashEscapes bool) string {
 			for j < len(q) && isIdentByte(q[j]) {
 				j++
 			}
-			if j-i == 7 && (!ddl || createViewRE.MatchString(q)) && (i == 0 || !isIdentByte(q[i-1])) && strings.EqualFold(q[i:j], "DEFAULT") {
+			if j-i == 6 && strings.EqualFold(q[i:j], "SELECT") {
+				sawSelect = true // CREATE TABLE ... SELECT: DEFAULT( after it is the function
+			}
+			if j-i == 7 && (!ddl || sawSelect || createViewRE.MatchString(q)) && (i == 0 || !isIdentByte(q[i-1])) && strings.EqualFold(q[i:j], "DEFAULT") {
 				k := j
 				for k < len(q) && isSpace(q[k]) {
 					k++

@@ -33,6 +33,7 @@ func TestRewriteQuery(t *testing.T) {
 		{"SELECT a > ALL (SELECT 1", "SELECT a > ALL (SELECT 1"},
 		{"INSERT DELAYED INTO t VALUES (1)", "INSERT  INTO t VALUES (1)"},
 		{"drop tables t1, t2", "drop TABLE t1, t2"},
+		{"create table t2 (c int default (1)) select default(str) as str from t1", "create table t2 (c int default (1)) select strata_fn_default(str) as str from t1"},
 		{"PREPARE st1 FROM 'SELECT * FROM t2 WHERE a = SOME (SELECT a FROM v1 WHERE c = ''x'')'", "PREPARE st1 FROM 'SELECT * FROM t2 WHERE a = strata_SOME( (SELECT a FROM v1 WHERE c = ''x''))'"},
 		{`prepare s from "select 'a\_b' like ?, a >= all (select 1)"`, `prepare s from 'select ''a\\\\_b'' like ?, a >= strata_all( (select 1))'`},
 		{"SELECT @n := @n + 1 AS rn, id FROM t", "SELECT strata_assign(@n , ( @n + 1)) AS rn, id FROM t"},
