@@ -343,7 +343,7 @@ func status(b *backend.Backend) map[string]int64 {
 	m["Strata_fast_path_selects"] = int64(b.FastSelects())
 	m["Strata_fast_path_writes"] = int64(b.FastWrites())
 	m["Strata_fast_path_transaction_statements"] = int64(b.FastTxControl())
-	m["Memory_used"] = m["Strata_memory_used_bytes"] // MariaDB's name for it
+	m["Memory_used"] = m["Strata_memory_used_bytes"]      // MariaDB's name for it
 	m["Strata_panics_recovered"] = panicsRecovered.Load() // SRV-PANIC
 	return m
 }
