@@ -1098,3 +1098,28 @@ func TestInSubqueriesKeptAsExpressions(t *testing.T) {
 		t.Errorf("%d panic(s) recovered", n)
 	}
 }
+
+// SRV-PANIC: a panic while a statement runs (here go-mysql-server's
+// procedure interpreter, which asserts a DOUBLE variable holds a float64
+// after SET v = 100 stored an integer) is answered with 1105 on the same
+// connection, which goes on serving, and counted in
+// Strata_panics_recovered.
+func TestRecoveredPanicIsAnsweredAndCounted(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	defer ts.stop()
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	c.SetMaxOpenConns(1)
+	mustExec(t, c, "CREATE PROCEDURE p1() BEGIN DECLARE v1 DOUBLE; SET v1 = 100; SET @s = CONCAT('x', v1); END")
+	before := PanicsRecovered()
+	wantErrCode(t, c, 1105, "CALL p1()")
+	if n := PanicsRecovered() - before; n != 1 {
+		t.Errorf("panics recovered: %d, want 1", n)
+	}
+	wantRows(t, c, "SELECT 1", "1")
+	var name string
+	var v int64
+	if err := c.QueryRow("SHOW GLOBAL STATUS LIKE 'Strata_panics_recovered'").Scan(&name, &v); err != nil || v != PanicsRecovered() {
+		t.Errorf("SHOW GLOBAL STATUS: %s = %d, %v; want %d", name, v, err, PanicsRecovered())
+	}
+}
