@@ -122,8 +122,8 @@ func ignoreBinaryValues(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *p
 		}
 		// Numbers going into a string column arrive as their text: the
 		// truncation asserted a string there too ('5000.0' into CHAR(3)).
-		nn2, same2, err := insertSources(nn.(*plan.InsertInto), func(e sql.Expression, dest sql.Type) (sql.Expression, bool) {
-			if !types.IsText(dest) {
+		nn2, same2, err := insertSources(nn.(*plan.InsertInto), func(e sql.Expression, dest *sql.Column) (sql.Expression, bool) {
+			if !types.IsText(dest.Type) {
 				return e, false
 			}
 			if _, ok := e.(*valueAsText); ok {

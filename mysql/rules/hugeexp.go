@@ -131,8 +131,8 @@ func decimalExponents(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *pla
 	n, same2, err := transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		switch n := n.(type) {
 		case *plan.InsertInto:
-			return insertSources(n, func(e sql.Expression, dest sql.Type) (sql.Expression, bool) {
-				if !isDecimal(dest) {
+			return insertSources(n, func(e sql.Expression, dest *sql.Column) (sql.Expression, bool) {
+				if !isDecimal(dest.Type) {
 					return e, false
 				}
 				g := guard(e)

@@ -7,23 +7,23 @@ import (
 )
 
 // insertSources replaces, in what an INSERT reads, each value f changes;
-// f sees the value and the type of the column it goes to. The source is
+// f sees the value and the column it goes to. The source is
 // go-mysql-server's projection into the table's column order (INSERT ...
 // VALUES with or without a column list, INSERT ... SELECT with one) or
 // the VALUES rows themselves in the statement's column order.
-func insertSources(n *plan.InsertInto, f func(e sql.Expression, dest sql.Type) (sql.Expression, bool)) (sql.Node, transform.TreeIdentity, error) {
+func insertSources(n *plan.InsertInto, f func(e sql.Expression, dest *sql.Column) (sql.Expression, bool)) (sql.Node, transform.TreeIdentity, error) {
 	dest := n.Destination.Schema()
-	typeOf := func(i int) sql.Type { // the destination of source column i
+	typeOf := func(i int) *sql.Column { // the destination of source column i
 		if len(n.ColumnNames) > 0 {
 			if i < len(n.ColumnNames) {
 				if o := dest.IndexOfColName(n.ColumnNames[i]); o >= 0 {
-					return dest[o].Type
+					return dest[o]
 				}
 			}
 			return nil
 		}
 		if i < len(dest) {
-			return dest[i].Type
+			return dest[i]
 		}
 		return nil
 	}
@@ -34,7 +34,7 @@ func insertSources(n *plan.InsertInto, f func(e sql.Expression, dest sql.Type) (
 		for i, e := range exprs {
 			t := typeOf(i)
 			if len(exprs) == len(dest) { // projected into the table's column order
-				t = dest[i].Type
+				t = dest[i]
 			}
 			if t == nil {
 				continue

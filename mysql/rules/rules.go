@@ -142,6 +142,10 @@
 // with a number) is its longest numeric prefix with Warning 1292, and
 // CAST(x AS DECIMAL) is DECIMAL(10,0) (numprefix.go).
 //
+// RULE-30 Outside strict mode a NULL for a NOT NULL column of a
+// multi-row INSERT, INSERT ... SELECT or UPDATE is the type's implicit
+// default with Warning 1048 (nonstrict.go).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -199,6 +203,7 @@ const (
 	selfUpdateID
 	numericPrefixesID
 	columnDefaultsID
+	nonStrictNullsID
 )
 
 var once sync.Once
@@ -233,6 +238,7 @@ func Install() {
 			analyzer.Rule{Id: columnDefaultsID, Apply: columnDefaults},               // FUNC-3
 			analyzer.Rule{Id: assignedVariableTypesID, Apply: assignedVariableTypes}, // FUNC-2
 			analyzer.Rule{Id: decimalExponentsID, Apply: decimalExponents},           // before RULE-1 converts the values
+			analyzer.Rule{Id: nonStrictNullsID, Apply: nonStrictNulls},               // RULE-30, before RULE-1 too
 			analyzer.Rule{Id: strictUpdateID, Apply: strictUpdate},
 			analyzer.Rule{Id: max1RowID, Apply: max1Row},
 			analyzer.Rule{Id: exactSumsID, Apply: exactSums},

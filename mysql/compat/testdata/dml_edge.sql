@@ -307,3 +307,15 @@ SELECT * FROM hw ORDER BY id;
 INSERT INTO hw VALUES (5, 100), (6, 200), (7, 300);
 UPDATE hw SET v = v * 2 WHERE id IN (SELECT id FROM (SELECT id FROM hw WHERE v >= 100) AS x);
 SELECT * FROM hw ORDER BY id;
+
+-- Outside strict mode, NULL into NOT NULL columns of multi-row inserts and updates.
+CREATE TABLE nsn (id INT PRIMARY KEY, a INT NOT NULL, b VARCHAR(5) NOT NULL, c DATE NOT NULL, d INT);
+SET sql_mode = '';
+INSERT INTO nsn (id, a, b, c, d) VALUES (1, NULL, NULL, NULL, NULL), (2, 1, 'x', '2001-01-01', 2);
+INSERT INTO nsn (id, a, b, c) VALUES (3, NULL, 'y', '2001-01-01');
+INSERT INTO nsn (id, a, b, c) SELECT 4, NULL, 'z', '2002-02-02';
+UPDATE nsn SET a = NULL WHERE id = 2;
+SELECT id, a, b, c, d FROM nsn ORDER BY id;
+SET sql_mode = 'STRICT_TRANS_TABLES';
+INSERT INTO nsn (id, a, b, c) VALUES (5, NULL, 'y', '2001-01-01'), (6, 1, 'q', '2001-01-01');
+UPDATE nsn SET a = NULL WHERE id = 2;
