@@ -146,6 +146,10 @@
 // multi-row INSERT, INSERT ... SELECT or UPDATE is the type's implicit
 // default with Warning 1048 (nonstrict.go).
 //
+// RULE-31 A number (or a string of digits) becoming a DATE, DATETIME or
+// TIMESTAMP is read as YYYYMMDDhhmmss, YYMMDDhhmmss, YYYYMMDD or YYMMDD
+// (numdates.go).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -204,6 +208,7 @@ const (
 	numericPrefixesID
 	columnDefaultsID
 	nonStrictNullsID
+	numericDatesID
 )
 
 var once sync.Once
@@ -239,6 +244,7 @@ func Install() {
 			analyzer.Rule{Id: assignedVariableTypesID, Apply: assignedVariableTypes}, // FUNC-2
 			analyzer.Rule{Id: decimalExponentsID, Apply: decimalExponents},           // before RULE-1 converts the values
 			analyzer.Rule{Id: nonStrictNullsID, Apply: nonStrictNulls},               // RULE-30, before RULE-1 too
+			analyzer.Rule{Id: numericDatesID, Apply: numericDates},                   // RULE-31
 			analyzer.Rule{Id: strictUpdateID, Apply: strictUpdate},
 			analyzer.Rule{Id: max1RowID, Apply: max1Row},
 			analyzer.Rule{Id: exactSumsID, Apply: exactSums},
