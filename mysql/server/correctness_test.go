@@ -1123,3 +1123,20 @@ func TestRecoveredPanicIsAnsweredAndCounted(t *testing.T) {
 		t.Errorf("SHOW GLOBAL STATUS: %s = %d, %v; want %d", name, v, err, PanicsRecovered())
 	}
 }
+
+// A DATETIME(n) column's values are sent with n fractional digits in the
+// text protocol, as MySQL sends them ('... 10:00:00.000000').
+func TestFractionalSecondsPadded(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	defer ts.stop()
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE t (id INT PRIMARY KEY, a DATETIME(6), b DATETIME(2), n DATETIME)")
+	mustExec(t, c, "INSERT INTO t VALUES (1, '2000-01-01 10:00:00', '2000-01-01 10:00:00.5', '2000-01-01 10:00:00')")
+	raw, err := sql.Open("mysql", fmt.Sprintf("root@tcp(127.0.0.1:%d)/d", ts.port())) // text, not time.Time
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	wantRows(t, raw, "SELECT a, b, n FROM t", "2000-01-01 10:00:00.000000|2000-01-01 10:00:00.50|2000-01-01 10:00:00")
+}

@@ -243,7 +243,8 @@ func nullStrings(res *sqltypes.Result) {
 // fixFields corrects result metadata go-mysql-server gets wrong: BIT
 // columns are binary (charset 63, BINARY flag), as MySQL sends them; with
 // charset 255 drivers decode their bytes as text and fail on >= 0x80.
-// It reports whether the result has floating-point columns (fixFloats).
+// It reports whether the result has values fixFloats rewrites
+// (floating-point columns, temporal columns with fractional seconds).
 func fixFields(res *sqltypes.Result) (floats bool) {
 	if res == nil {
 		return false
@@ -256,15 +257,59 @@ func fixFields(res *sqltypes.Result) (floats bool) {
 			f.Flags |= uint32(querypb.MySqlFlag_BINARY_FLAG)
 		case sqltypes.Float64, sqltypes.Float32:
 			floats = true
+		case sqltypes.Datetime, sqltypes.Timestamp, sqltypes.Time:
+			floats = floats || padsFraction(f)
 		}
 	}
 	return floats
 }
 
+// padsFraction: a table column of a temporal type with fractional
+// seconds. Computed columns are left as they are: go-mysql-server gives
+// some functions (FROM_UNIXTIME, CONVERT_TZ) 6 decimals in the metadata
+// where MySQL has 0, so their values cannot be padded by it.
+func padsFraction(f *querypb.Field) bool {
+	return (f.Type == sqltypes.Datetime || f.Type == sqltypes.Timestamp || f.Type == sqltypes.Time) &&
+		f.Decimals > 0 && f.Decimals <= 6 && f.OrgTable != ""
+}
+
+// fractionDigits writes a DATETIME/TIMESTAMP/TIME value with exactly n
+// fractional digits, as MySQL sends a column of fractional precision n
+// ('10:00:00' as '10:00:00.000'; go-mysql-server dropped trailing zeros).
+func fractionDigits(raw []byte, n int) []byte {
+	dot := bytes.IndexByte(raw, '.')
+	have := 0
+	if dot >= 0 {
+		have = len(raw) - dot - 1
+	}
+	if have >= n || len(raw) == 0 || raw[len(raw)-1] < '0' || raw[len(raw)-1] > '9' {
+		return raw
+	}
+	out := append([]byte{}, raw...)
+	if dot < 0 {
+		out = append(out, '.')
+	}
+	for ; have < n; have++ {
+		out = append(out, '0')
+	}
+	return out
+}
+
 // fixFloats writes floating-point values' exponents as MySQL does
-// (-2.25e100, 1.5e-7): go-mysql-server writes -2.25e+100.
+// (-2.25e100, 1.5e-7): go-mysql-server writes -2.25e+100; and temporal
+// values with their column's fractional digits (fractionDigits).
 func fixFloats(res *sqltypes.Result, fields []*querypb.Field) {
 	for c, f := range fields {
+		if padsFraction(f) {
+			for _, row := range res.Rows {
+				if c < len(row) && !row[c].IsNull() {
+					if raw := row[c].Raw(); len(raw) > 0 {
+						row[c] = sqltypes.MakeTrusted(f.Type, fractionDigits(raw, int(f.Decimals)))
+					}
+				}
+			}
+			continue
+		}
 		if f.Type != sqltypes.Float64 && f.Type != sqltypes.Float32 {
 			continue
 		}
@@ -325,6 +370,7 @@ var errorRules = []errorRule{
 		"Table storage engine for this table doesn't have this option"},
 	{1105, regexp.MustCompile(`^COLLATION '(.*)' is not valid for CHARACTER SET '(.*)'$`), 1253, "42000", "COLLATION '$1' is not valid for CHARACTER SET '$2'"},
 	{1105, regexp.MustCompile(`^Unknown prepared statement handler \((.*)\) given to (.*)$`), 1243, "HY000", "Unknown prepared statement handler ($1) given to $2"},
+	{1105, regexp.MustCompile(`^TIME length not yet supported`), 1235, "42000", "This version of Strata doesn't yet support 'TIME with fractional seconds (TIME(n))'"},
 	{1048, regexp.MustCompile(`^column name '(.*)' is non-nullable but attempted to set a value of null$`), 1048, "23000", "Column '$1' cannot be null"},
 	{1242, regexp.MustCompile(`^the subquery returned more than 1 row$`), 1242, "21000", "Subquery returns more than 1 row"},
 	{1241, regexp.MustCompile(`^operand should have (\d+) columns, but has \d+$`), 1241, "21000", "Operand should contain $1 column(s)"},
