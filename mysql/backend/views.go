@@ -1,6 +1,7 @@
 package backend
 
 import (
+	"github.com/dolthub/vitess/go/mysql"
 	"sort"
 	"strings"
 
@@ -101,6 +102,12 @@ func (d *Database) GetTriggers(ctx *sql.Context) ([]sql.TriggerDefinition, error
 func (d *Database) CreateTrigger(ctx *sql.Context, def sql.TriggerDefinition) error {
 	d.b.ddl.Lock()
 	defer d.b.ddl.Unlock()
+	d.mu.RLock()
+	_, exists := d.triggers[strings.ToLower(def.Name)]
+	d.mu.RUnlock()
+	if exists { // MySQL's 1359 (it replaced the trigger silently)
+		return errTriggerExists
+	}
 	if err := d.b.writeCatalog(map[string][]byte{triggerKey(d.name, def.Name): encodeJSON(def)}); err != nil {
 		return err
 	}
@@ -112,6 +119,8 @@ func (d *Database) CreateTrigger(ctx *sql.Context, def sql.TriggerDefinition) er
 	d.mu.Unlock()
 	return nil
 }
+
+var errTriggerExists = mysql.NewSQLError(1359, "HY000", "Trigger already exists")
 
 // DropTrigger implements sql.TriggerDatabase.
 func (d *Database) DropTrigger(ctx *sql.Context, name string) error {

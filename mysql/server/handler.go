@@ -608,6 +608,10 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 		return err
 	}
 	err = statementErrors(query, h.mapError(c, h.Handler.ComQuery(ctx, c, query, h.spool(c, query, cb))))
+	if h.ifNotExists(c, query, err) {
+		h.setStatus(c)
+		err = cb(&sqltypes.Result{}, false)
+	}
 	if err == nil {
 		err = h.consistentSnapshot(ctx, c, query)
 	}
@@ -758,6 +762,21 @@ var setStmtRE = regexp.MustCompile(`(?i)^\s*SET\s`)
 
 // statementErrors rewords the errors whose MySQL form depends on the
 // statement's text.
+// ifNotExists turns "already exists" into a Note for CREATE PROCEDURE /
+// TRIGGER IF NOT EXISTS (MySQL 8.0.29), which rewriteQuery marks: the
+// parser does not take the clause.
+// It reports whether err was such a one (the caller then answers OK).
+func (h *errorHandler) ifNotExists(c *mysql.Conn, query string, err error) bool {
+	var se *mysql.SQLError
+	if err == nil || !errors.As(err, &se) || (se.Num != 1304 && se.Num != 1359) || !strings.Contains(query, ifNotExistsMark) {
+		return false
+	}
+	if s := h.session(c); s != nil {
+		s.Warn(&sql.Warning{Level: "Note", Code: int(se.Num), Message: se.Message})
+	}
+	return true
+}
+
 func statementErrors(query string, err error) error {
 	return privilegeWording(query, unknownVariable(query, deallocateWording(query, err)))
 }
@@ -868,6 +887,10 @@ func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 	}
 	rest, err = h.Handler.ComMultiQuery(ctx, c, query, h.spool(c, query, cb))
 	err = statementErrors(query, h.mapError(c, err))
+	if h.ifNotExists(c, query, err) {
+		h.setStatus(c)
+		err = cb(&sqltypes.Result{}, rest != "")
+	}
 	if err == nil {
 		err = h.consistentSnapshot(ctx, c, query)
 	}

@@ -40,6 +40,8 @@ import (
 //     SQL_BIG_RESULT, SQL_BUFFER_RESULT (the parser knows neither) are
 //     dropped.
 //   - In PREPARE name FROM 'text', the text is rewritten the same way.
+//   - CREATE PROCEDURE / TRIGGER IF NOT EXISTS (MySQL 8.0.29): the clause
+//     becomes a comment the handler reads (ifNotExists).
 //   - DEFAULT(col) outside column definitions is strata_fn_DEFAULT(col),
 //     which rules FUNC-3 resolves to the column's default value.
 //   - x op ALL (subquery), x op ANY|SOME (subquery) is x op
@@ -66,6 +68,8 @@ func rewriteQuery(q string, backslashEscapes bool) string {
 	}
 	if m := lockTableRE.FindStringIndex(q); m != nil {
 		emit(m[1]-len("TABLE "), "TABLES ", len("TABLE "))
+	} else if m := createIfNotExistsRE.FindStringSubmatchIndex(q); m != nil {
+		emit(m[2], ifNotExistsMark, m[3]-m[2])
 	} else if m := dropTablesRE.FindStringSubmatchIndex(q); m != nil {
 		emit(m[2], "TABLE", m[3]-m[2])
 	} else if flushStatusRE.MatchString(q) {
@@ -515,12 +519,17 @@ func prepareFrom(q string, open int, backslashEscapes bool) string {
 	return b.String()
 }
 
+// ifNotExistsMark replaces IF NOT EXISTS in CREATE PROCEDURE/TRIGGER; the
+// handler turns the statement's "already exists" into a Note.
+const ifNotExistsMark = "/*strata:if-not-exists*/"
+
 var (
-	prepareFromRE  = regexp.MustCompile(`(?is)^\s*PREPARE\s+\S+\s+FROM\s+(['"])`)
-	lockTableRE    = regexp.MustCompile(`(?i)^\s*LOCK\s+TABLE\s`)
-	dropTablesRE   = regexp.MustCompile(`(?i)^\s*DROP\s+(?:TEMPORARY\s+)?(TABLES)\s`)
-	flushStatusRE  = regexp.MustCompile(`(?i)^\s*FLUSH\s+(?:LOCAL\s+|NO_WRITE_TO_BINLOG\s+)?STATUS\s*;?\s*$`)
-	indexHintForRE = regexp.MustCompile(`(?i)\b(?:USE|IGNORE|FORCE)\s+(?:INDEX|KEY)(\s+FOR\s+(?:ORDER\s+BY|GROUP\s+BY|JOIN))\b`)
+	createIfNotExistsRE = regexp.MustCompile(`(?is)^\s*CREATE\s+(?:DEFINER\s*=\s*\S+\s+)?(?:PROCEDURE|TRIGGER)\s+(IF\s+NOT\s+EXISTS)\s`)
+	prepareFromRE       = regexp.MustCompile(`(?is)^\s*PREPARE\s+\S+\s+FROM\s+(['"])`)
+	lockTableRE         = regexp.MustCompile(`(?i)^\s*LOCK\s+TABLE\s`)
+	dropTablesRE        = regexp.MustCompile(`(?i)^\s*DROP\s+(?:TEMPORARY\s+)?(TABLES)\s`)
+	flushStatusRE       = regexp.MustCompile(`(?i)^\s*FLUSH\s+(?:LOCAL\s+|NO_WRITE_TO_BINLOG\s+)?STATUS\s*;?\s*$`)
+	indexHintForRE      = regexp.MustCompile(`(?i)\b(?:USE|IGNORE|FORCE)\s+(?:INDEX|KEY)(\s+FOR\s+(?:ORDER\s+BY|GROUP\s+BY|JOIN))\b`)
 )
 
 // forShare reports whether q[j:] continues FOR with SHARE as a word, and
