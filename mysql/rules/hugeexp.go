@@ -139,25 +139,13 @@ func decimalExponents(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *pla
 				return g, g != e
 			})
 		case *plan.UpdateSource:
-			exprs := n.UpdateExprs
-			var out []sql.Expression
-			for i, e := range exprs {
-				sf, ok := e.(*expression.SetField)
-				if !ok || !isDecimal(sf.LeftChild.Type()) {
-					continue
+			return updateSources(n, func(e sql.Expression, dest *sql.Column) (sql.Expression, bool) {
+				if !isDecimal(dest.Type) {
+					return e, false
 				}
-				if g := guard(sf.RightChild); g != sf.RightChild {
-					if out == nil {
-						out = append([]sql.Expression{}, exprs...)
-					}
-					out[i] = expression.NewSetField(sf.LeftChild, g)
-				}
-			}
-			if out == nil {
-				return n, transform.SameTree, nil
-			}
-			nn, err := n.WithExpressions(out...)
-			return nn, transform.NewTree, err
+				g := guard(e)
+				return g, g != e
+			})
 		}
 		return n, transform.SameTree, nil
 	})

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 )
@@ -82,4 +83,35 @@ func insertSources(n *plan.InsertInto, f func(e sql.Expression, dest *sql.Column
 		return n.WithSource(&nv), transform.NewTree, nil
 	}
 	return n, transform.SameTree, nil
+}
+
+// updateSources replaces each UPDATE ... SET value f changes; f sees the
+// value and the column it goes to (the row's column when the target is
+// one, else a nullable column of the target's type).
+func updateSources(n *plan.UpdateSource, f func(e sql.Expression, dest *sql.Column) (sql.Expression, bool)) (sql.Node, transform.TreeIdentity, error) {
+	sch := n.Child.Schema()
+	var out []sql.Expression
+	for i, e := range n.UpdateExprs {
+		sf, ok := e.(*expression.SetField)
+		if !ok {
+			continue
+		}
+		dest := &sql.Column{Type: sf.LeftChild.Type(), Nullable: true}
+		if gf, ok := sf.LeftChild.(*expression.GetField); ok {
+			if o := sch.IndexOfColName(gf.Name()); o >= 0 {
+				dest = sch[o]
+			}
+		}
+		if g, ok := f(sf.RightChild, dest); ok {
+			if out == nil {
+				out = append([]sql.Expression{}, n.UpdateExprs...)
+			}
+			out[i] = expression.NewSetField(sf.LeftChild, g)
+		}
+	}
+	if out == nil {
+		return n, transform.SameTree, nil
+	}
+	nn, err := n.WithExpressions(out...)
+	return nn, transform.NewTree, err
 }

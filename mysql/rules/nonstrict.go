@@ -3,7 +3,6 @@ package rules
 import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
-	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/go-mysql-server/sql/types"
@@ -12,12 +11,12 @@ import (
 // RULE-30 Outside strict mode (sql_mode without STRICT_TRANS_TABLES and
 // STRICT_ALL_TABLES), a NULL going into a NOT NULL column of a multi-row
 // INSERT, an INSERT ... SELECT or an UPDATE becomes the column type's
-// implicit default (0, '', the zero date) with Warning 1048, as MySQL
+// implicit default (0, the empty string, the zero date) with Warning 1048, as MySQL
 // documents ("Constraints on Invalid Data"); a single-row INSERT ...
 // VALUES stays error 1048. AUTO_INCREMENT and TIMESTAMP columns are left
 // alone (NULL means a generated value there). go-mysql-server failed the
 // statement in every mode, which legacy applications running with
-// sql_mode='' do not expect.
+// sql_mode=” do not expect.
 func nonStrictNulls(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	m := sql.LoadSqlMode(ctx)
 	if m.ModeEnabled("STRICT_TRANS_TABLES") || m.ModeEnabled("STRICT_ALL_TABLES") {
@@ -47,33 +46,7 @@ func nonStrictNulls(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.
 			}
 			return insertSources(n, wrap)
 		case *plan.UpdateSource:
-			sch := n.Child.Schema()
-			var out []sql.Expression
-			for i, e := range n.UpdateExprs {
-				sf, ok := e.(*expression.SetField)
-				if !ok {
-					continue
-				}
-				gf, ok := sf.LeftChild.(*expression.GetField)
-				if !ok {
-					continue
-				}
-				o := sch.IndexOfColName(gf.Name())
-				if o < 0 {
-					continue
-				}
-				if w, ok := wrap(sf.RightChild, sch[o]); ok {
-					if out == nil {
-						out = append([]sql.Expression{}, n.UpdateExprs...)
-					}
-					out[i] = expression.NewSetField(sf.LeftChild, w)
-				}
-			}
-			if out == nil {
-				return n, transform.SameTree, nil
-			}
-			nn, err := n.WithExpressions(out...)
-			return nn, transform.NewTree, err
+			return updateSources(n, wrap)
 		}
 		return n, transform.SameTree, nil
 	})

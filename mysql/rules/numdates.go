@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -27,7 +28,7 @@ func temporalDigits(v any) (string, bool) {
 	var s string
 	switch x := v.(type) {
 	case int8, int16, int32, int64, int, uint8, uint16, uint32, uint64, uint:
-		s = strings.TrimPrefix(fmtInt(x), "+")
+		s = fmt.Sprint(x)
 	case float64:
 		s = strconv.FormatFloat(x, 'f', -1, 64)
 	case float32:
@@ -68,32 +69,6 @@ func temporalDigits(v any) (string, bool) {
 		out += "." + frac
 	}
 	return out, true
-}
-
-func fmtInt(v any) string {
-	switch x := v.(type) {
-	case int8:
-		return strconv.FormatInt(int64(x), 10)
-	case int16:
-		return strconv.FormatInt(int64(x), 10)
-	case int32:
-		return strconv.FormatInt(int64(x), 10)
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case int:
-		return strconv.FormatInt(int64(x), 10)
-	case uint8:
-		return strconv.FormatUint(uint64(x), 10)
-	case uint16:
-		return strconv.FormatUint(uint64(x), 10)
-	case uint32:
-		return strconv.FormatUint(uint64(x), 10)
-	case uint64:
-		return strconv.FormatUint(x, 10)
-	case uint:
-		return strconv.FormatUint(uint64(x), 10)
-	}
-	return ""
 }
 
 // temporalNumber is a value on its way to a date-time type (RULE-31).
@@ -189,24 +164,13 @@ func numericDates(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sc
 				return g, g != e
 			})
 		case *plan.UpdateSource:
-			var out []sql.Expression
-			for i, e := range n.UpdateExprs {
-				sf, ok := e.(*expression.SetField)
-				if !ok || !types.IsTime(sf.LeftChild.Type()) {
-					continue
+			return updateSources(n, func(e sql.Expression, dest *sql.Column) (sql.Expression, bool) {
+				if !types.IsTime(dest.Type) {
+					return e, false
 				}
-				if g := toTemporal(sf.RightChild); g != sf.RightChild {
-					if out == nil {
-						out = append([]sql.Expression{}, n.UpdateExprs...)
-					}
-					out[i] = expression.NewSetField(sf.LeftChild, g)
-				}
-			}
-			if out == nil {
-				return n, transform.SameTree, nil
-			}
-			nn, err := n.WithExpressions(out...)
-			return nn, transform.NewTree, err
+				g := toTemporal(e)
+				return g, g != e
+			})
 		}
 		return n, transform.SameTree, nil
 	})

@@ -167,20 +167,30 @@ func (p *padCompared) Right() sql.Expression { return p.cmp.Right() }
 
 // Compare implements expression.Comparer.
 func (p *padCompared) Compare(ctx *sql.Context, row sql.Row) (int, error) {
+	c, ok, err := p.padded(ctx, row)
+	if err != nil || ok {
+		return c, err
+	}
+	return p.cmp.Compare(ctx, row)
+}
+
+// padded compares the operands padded when both are strings (ok);
+// otherwise the caller falls back to go-mysql-server's operator.
+func (p *padCompared) padded(ctx *sql.Context, row sql.Row) (c int, ok bool, err error) {
 	l, err := p.cmp.Left().Eval(ctx, row)
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	r, err := p.cmp.Right().Eval(ctx, row)
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	ls, lok := l.(string)
 	rs, rok := r.(string)
 	if !lok || !rok {
-		return p.cmp.Compare(ctx, row)
+		return 0, false, nil
 	}
-	return padCompare(p.coll, ls, rs), nil
+	return padCompare(p.coll, ls, rs), true, nil
 }
 
 func (p *padCompared) Resolved() bool             { return p.cmp.Resolved() }
@@ -201,20 +211,14 @@ func (p *padCompared) WithChildren(children ...sql.Expression) (sql.Expression, 
 }
 
 func (p *padCompared) Eval(ctx *sql.Context, row sql.Row) (any, error) {
-	l, err := p.cmp.Left().Eval(ctx, row)
+	c, ok, err := p.padded(ctx, row)
 	if err != nil {
 		return nil, err
 	}
-	r, err := p.cmp.Right().Eval(ctx, row)
-	if err != nil {
-		return nil, err
-	}
-	ls, lok := l.(string)
-	rs, rok := r.(string)
-	if !lok || !rok {
+	if !ok {
 		return p.cmp.Eval(ctx, row)
 	}
-	return padComparisons[p.op](padCompare(p.coll, ls, rs)), nil
+	return padComparisons[p.op](c), nil
 }
 
 // padCompare compares a and b under coll, the shorter padded with spaces.

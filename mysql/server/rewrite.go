@@ -755,49 +755,15 @@ func usesDefaultFunction(q string) bool {
 	if isDDL(q) && !createViewRE.MatchString(q) || !containsFold(q, "default") {
 		return false
 	}
-	for i := 0; i < len(q); {
-		switch ch := q[i]; {
-		case ch == '\'' || ch == '"' || ch == '`':
-			j := i + 1
-			for j < len(q) && q[j] != ch {
-				if q[j] == '\\' && ch != '`' {
-					j++
-				}
-				j++
-			}
-			i = j + 1
-		case ch == '#' || (ch == '-' && strings.HasPrefix(q[i:], "-- ")):
-			j := strings.IndexByte(q[i:], '\n')
-			if j < 0 {
-				return false
-			}
-			i += j + 1
-		case ch == '/' && strings.HasPrefix(q[i:], "/*"):
-			j := strings.Index(q[i+2:], "*/")
-			if j < 0 {
-				return false
-			}
-			i += j + 4
-		case isIdentByte(ch):
-			j := i
-			for j < len(q) && isIdentByte(q[j]) {
-				j++
-			}
-			if strings.EqualFold(q[i:j], "DEFAULT") {
-				k := j
-				for k < len(q) && (q[k] == ' ' || q[k] == '\t') {
-					k++
-				}
-				if k < len(q) && q[k] == '(' {
-					return true
-				}
-			}
-			i = j
-		default:
-			i++
+	return eachWord(q, func(i, j int) bool {
+		if !strings.EqualFold(q[i:j], "DEFAULT") {
+			return false
 		}
-	}
-	return false
+		for j < len(q) && isSpace(q[j]) {
+			j++
+		}
+		return j < len(q) && q[j] == '('
+	})
 }
 
 // tooBigTimePrecision finds the type TIME(n), DATETIME(n) or TIMESTAMP(n)
