@@ -14,7 +14,8 @@ import (
 // unsupportedCharsets refuses, before they run, the statements that would
 // make go-mysql-server use a character set it knows by name but cannot
 // encode (RULE-20): CONVERT(x USING cs) and SET NAMES / SET
-// character_set_client|connection|results = cs answer 1115, rather than
+// character_set_client|connection|results = cs answer 1115 (SET
+// collation_connection|database|server of such a character set 1273), rather than
 // panicking or dropping the connection when a result is encoded. A client
 // character set MySQL cannot parse statements in (ucs2, utf16, utf16le,
 // utf32) is 1231, as in MySQL.
@@ -48,7 +49,8 @@ func checkCharsetVariable(ctx *sql.Context, sf *expression.SetField) error {
 	}
 	name := strings.ToLower(sv.Name)
 	switch name {
-	case "character_set_client", "character_set_connection", "character_set_results":
+	case "character_set_client", "character_set_connection", "character_set_results",
+		"collation_connection", "collation_database", "collation_server":
 	default:
 		return nil
 	}
@@ -59,6 +61,13 @@ func checkCharsetVariable(ctx *sql.Context, sf *expression.SetField) error {
 	v, ok := lit.Value().(string)
 	if !ok || v == "" {
 		return nil
+	}
+	if strings.HasPrefix(name, "collation_") {
+		id, err := sql.ParseCollation("", v, false)
+		if err == nil && id.CharacterSet().Encoder() == nil {
+			return mysql.NewSQLError(mysql.ERUnknownCollation, "HY000", "Unknown collation: '%s'", v)
+		}
+		return nil // go-mysql-server answers 1273 itself for names it does not know
 	}
 	cs, err := sql.ParseCharacterSet(v)
 	if err != nil {

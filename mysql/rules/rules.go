@@ -150,6 +150,13 @@
 // TIMESTAMP is read as YYYYMMDDhhmmss, YYMMDDhhmmss, YYYYMMDD or YYMMDD
 // (numdates.go).
 //
+// RULE-32 A value stored in a variable of a stored procedure is
+// converted to the variable's type as it is stored (procvars.go): the
+// interpreter panicked on `SET v = 100` of a DOUBLE v.
+//
+// RULE-33 LOAD_FILE(name) is NULL for a NULL name and for any file it
+// cannot read (loadfile.go); LOAD_FILE(NULL) panicked.
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -209,6 +216,8 @@ const (
 	columnDefaultsID
 	nonStrictNullsID
 	numericDatesID
+	procedureAssignmentsID
+	loadFilesID
 )
 
 var once sync.Once
@@ -245,6 +254,8 @@ func Install() {
 			analyzer.Rule{Id: decimalExponentsID, Apply: decimalExponents},           // before RULE-1 converts the values
 			analyzer.Rule{Id: nonStrictNullsID, Apply: nonStrictNulls},               // RULE-30, before RULE-1 too
 			analyzer.Rule{Id: numericDatesID, Apply: numericDates},                   // RULE-31
+			analyzer.Rule{Id: procedureAssignmentsID, Apply: procedureAssignments},   // RULE-32
+			analyzer.Rule{Id: loadFilesID, Apply: loadFiles},                         // RULE-33
 			analyzer.Rule{Id: strictUpdateID, Apply: strictUpdate},
 			analyzer.Rule{Id: max1RowID, Apply: max1Row},
 			analyzer.Rule{Id: exactSumsID, Apply: exactSums},

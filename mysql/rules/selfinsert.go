@@ -164,8 +164,11 @@ func selfUpdate(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scop
 		var child sql.Node
 		switch n := n.(type) {
 		case *plan.Update:
+			if uj, ok := n.Child.(*plan.UpdateJoin); ok {
+				return updateJoinFirstMatch(n, uj)
+			}
 			if _, ok := n.Child.(*plan.UpdateSource); !ok {
-				return n, transform.SameTree, nil // UPDATE ... JOIN: its own iterator
+				return n, transform.SameTree, nil
 			}
 			child = n.Child
 		case *plan.DeleteFrom:
@@ -185,6 +188,43 @@ func selfUpdate(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scop
 		}
 		nn, err := n.WithChildren(&materialized{UnaryNode: plan.UnaryNode{Child: child}})
 		return nn, transform.NewTree, err
+	})
+}
+
+// updateJoinFirstMatch materializes the join under a multi-table UPDATE
+// (UPDATE a JOIN b ... SET ...) over inner joins, so that each target row
+// is changed once, by its first match in the join as the statement found
+// the tables, as in MariaDB. go-mysql-server skips a target row's later
+// matches by the hash of its old values, but its join read the rows this
+// statement had already changed: with two matches, `SET a.v = a.v + b.v`
+// added both, and `SET a.v = b.v` kept the last. An outer join keeps
+// go-mysql-server's iterator (it looks for the join node under the update
+// to tell a missing row from a NULL one), and so does a statement with
+// triggers.
+func updateJoinFirstMatch(u *plan.Update, uj *plan.UpdateJoin) (sql.Node, transform.TreeIdentity, error) {
+	us, ok := uj.Child.(*plan.UpdateSource)
+	if !ok {
+		return u, transform.SameTree, nil
+	}
+	if _, done := us.Child.(*materialized); done || hasTriggers(us.Child) || hasOuterJoin(us.Child) {
+		return u, transform.SameTree, nil
+	}
+	nus, err := us.WithChildren(&materialized{UnaryNode: plan.UnaryNode{Child: us.Child}})
+	if err != nil {
+		return nil, transform.SameTree, err
+	}
+	nuj, err := uj.WithChildren(nus)
+	if err != nil {
+		return nil, transform.SameTree, err
+	}
+	nu, err := u.WithChildren(nuj)
+	return nu, transform.NewTree, err
+}
+
+func hasOuterJoin(n sql.Node) bool {
+	return transform.InspectUp(n, func(n sql.Node) bool {
+		j, ok := n.(*plan.JoinNode)
+		return ok && (j.JoinType().IsLeftOuter() || j.JoinType().IsRightOuter() || j.JoinType().IsFullOuter())
 	})
 }
 

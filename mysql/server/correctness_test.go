@@ -4,7 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -982,6 +984,16 @@ func TestUnsupportedCharsetsAndAnalyze(t *testing.T) {
 	}
 	wantErrCode(t, c, 1231, "SET character_set_client = utf16")
 	wantErrCode(t, c, 1273, "CREATE TABLE cs3 (a VARCHAR(10) COLLATE nosuch_ci)")
+	// A collation of such a character set (func_json's ucs2 cases panicked
+	// in every later statement).
+	for _, q := range []string{
+		"SET collation_connection = ucs2_unicode_ci",
+		"SET collation_connection = 'ucs2_bin'",
+		"SET SESSION collation_database = latin2_general_ci",
+	} {
+		wantErrCode(t, c, 1273, q)
+		wantRows(t, c, "SELECT JSON_VALUE('[\"foo\"]', '$[0]')", "foo")
+	}
 	mustExec(t, c, "CREATE TABLE t0 (c0 INT UNIQUE)")
 	wantRows(t, c, "ANALYZE TABLE t0", "t0|analyze|status|OK")
 	mustExec(t, c, "INSERT INTO t0 VALUES (1), (2)")
@@ -1099,20 +1111,23 @@ func TestInSubqueriesKeptAsExpressions(t *testing.T) {
 	}
 }
 
-// SRV-PANIC: a panic while a statement runs (here go-mysql-server's
-// procedure interpreter, which asserts a DOUBLE variable holds a float64
-// after SET v = 100 stored an integer) is answered with 1105 on the same
-// connection, which goes on serving, and counted in
-// Strata_panics_recovered.
+// SRV-PANIC: a panic while a statement runs (here raised by the test's
+// probe) is answered with 1105 on the same connection, which goes on
+// serving, and counted in Strata_panics_recovered.
 func TestRecoveredPanicIsAnsweredAndCounted(t *testing.T) {
 	ts := startServer(t, t.TempDir())
 	defer ts.stop()
 	mustExec(t, ts.open(""), "CREATE DATABASE d")
 	c := ts.open("d")
 	c.SetMaxOpenConns(1)
-	mustExec(t, c, "CREATE PROCEDURE p1() BEGIN DECLARE v1 DOUBLE; SET v1 = 100; SET @s = CONCAT('x', v1); END")
+	panicProbe = func(q string) {
+		if q == "SELECT 'probe'" {
+			panic("probe")
+		}
+	}
+	defer func() { panicProbe = nil }()
 	before := PanicsRecovered()
-	wantErrCode(t, c, 1105, "CALL p1()")
+	wantErrCode(t, c, 1105, "SELECT 'probe'")
 	if n := PanicsRecovered() - before; n != 1 {
 		t.Errorf("panics recovered: %d, want 1", n)
 	}
@@ -1121,6 +1136,34 @@ func TestRecoveredPanicIsAnsweredAndCounted(t *testing.T) {
 	var v int64
 	if err := c.QueryRow("SHOW GLOBAL STATUS LIKE 'Strata_panics_recovered'").Scan(&name, &v); err != nil || v != PanicsRecovered() {
 		t.Errorf("SHOW GLOBAL STATUS: %s = %d, %v; want %d", name, v, err, PanicsRecovered())
+	}
+}
+
+// RULE-32: values stored in stored-procedure variables take the
+// variable's type (a DOUBLE variable set from an integer panicked, an INT
+// set from 2.5 read as garbage text).
+func TestProcedureVariablesTakeTheirTypes(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	defer ts.stop()
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE n (a INT, b DECIMAL(5,2), c FLOAT)")
+	mustExec(t, c, "INSERT INTO n VALUES (7, 1.50, 0.5)")
+	mustExec(t, c, `CREATE PROCEDURE p(IN x DOUBLE, OUT y DOUBLE) BEGIN
+		DECLARE d DECIMAL(10,2); DECLARE s VARCHAR(10); DECLARE i INT; DECLARE dt DATETIME;
+		DECLARE f DOUBLE; DECLARE g FLOAT; DECLARE e DOUBLE; DECLARE done INT DEFAULT 0;
+		DECLARE cur CURSOR FOR SELECT a, b FROM n;
+		SET d = 5; SET s = 5; SET i = 2.5; SET dt = '2020-01-02'; SET f = 100; SET g = f / 8;
+		SELECT a INTO e FROM n;
+		OPEN cur; FETCH cur INTO f, g; CLOSE cur;
+		SET y = x + 1;
+		SELECT CONCAT_WS('|', d, s, i, dt, f, g, e, y);
+	END`)
+	before := PanicsRecovered()
+	wantRows(t, c, "CALL p(1, @y)", "5.00|5|3|2020-01-02 00:00:00|7|1.5|7|2")
+	wantRows(t, c, "SELECT @y", "2")
+	if n := PanicsRecovered() - before; n != 0 {
+		t.Errorf("%d panic(s) recovered", n)
 	}
 }
 
@@ -1139,4 +1182,35 @@ func TestFractionalSecondsPadded(t *testing.T) {
 	}
 	defer raw.Close()
 	wantRows(t, raw, "SELECT a, b, n FROM t", "2000-01-01 10:00:00.000000|2000-01-01 10:00:00.50|2000-01-01 10:00:00")
+}
+
+// RULE-33: LOAD_FILE reads a file in secure_file_priv (DATADIR/files) and
+// is NULL for a NULL or numeric name, a file outside it or a missing one;
+// it panicked on NULL and on every readable file.
+func TestLoadFile(t *testing.T) {
+	dir := t.TempDir()
+	ts := startServer(t, dir)
+	defer ts.stop()
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	var priv string
+	if err := c.QueryRow("SELECT @@secure_file_priv").Scan(&priv); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(priv, "in.txt"), []byte("hello"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Join(dir, "out.txt")
+	if err := os.WriteFile(outside, []byte("secret"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := PanicsRecovered()
+	wantRows(t, c, fmt.Sprintf("SELECT LOAD_FILE('%s'), LOAD_FILE(NULL) IS NULL, LOAD_FILE(1) IS NULL, LOAD_FILE('%s') IS NULL, LOAD_FILE('%s/../out.txt') IS NULL",
+		filepath.Join(priv, "in.txt"), outside, priv), "hello|1|1|1|1")
+	mustExec(t, c, "CREATE TABLE lf (a VARCHAR(200), b BLOB DEFAULT (LOAD_FILE(a)))")
+	mustExec(t, c, fmt.Sprintf("INSERT INTO lf (a) VALUES (NULL), ('%s')", filepath.Join(priv, "in.txt")))
+	wantRows(t, c, "SELECT b FROM lf ORDER BY a", "NULL", "hello")
+	if n := PanicsRecovered() - before; n != 0 {
+		t.Errorf("%d panic(s) recovered", n)
+	}
 }

@@ -517,6 +517,9 @@ func mapError(err error) error {
 // rewrite applies rewriteQuery and generatedValues for the session's
 // sql_mode, and starts the statement's diagnostics area.
 func (h *errorHandler) rewrite(c *mysql.Conn, query string) string {
+	if panicProbe != nil {
+		panicProbe(query)
+	}
 	s := h.session(c)
 	if s == nil {
 		return rewriteQuery(query, true)

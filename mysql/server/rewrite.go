@@ -184,8 +184,8 @@ func rewriteQuery(q string, backslashEscapes bool) string {
 			if ddl && (i == 0 || !isIdentByte(q[i-1])) {
 				if repl, end, ok := typeWidth(q, i, j); ok {
 					emit(i, repl, end-i)
-				} else if start, end, ok := defaultCall(q, i, j); ok {
-					emit(start, "("+q[start:end]+")", end-start)
+				} else if start, end, repl, ok := defaultCall(q, i, j, sawSelect || createViewRE.MatchString(q)); ok {
+					emit(start, repl, end-start)
 					j = end
 				}
 			}
@@ -599,15 +599,40 @@ var createViewRE = regexp.MustCompile(`(?is)^\s*create\s+(?:or\s+replace\s+)?(?:
 
 func isDDL(q string) bool { return startsWithWord(q, "create", "alter") }
 
-// defaultCall recognizes DEFAULT f(...) at q[i:j] (the word DEFAULT) and
-// returns the extent of f(...).
-func defaultCall(q string, i, j int) (start, end int, ok bool) {
+// defaultCall recognizes DEFAULT f(...) and DEFAULT (expr) at q[i:j] (the
+// word DEFAULT) and returns the extent of f(...) or of (expr) with its
+// parentheses, and what replaces it, ((f(...))) or ((expr)): MariaDB's DEFAULT f(...) is
+// MySQL 8's DEFAULT (f(...)), and go-mysql-server's grammar takes only a
+// value expression inside DEFAULT ( ) (DEFAULT (NOT a) and DEFAULT (a IS
+// NULL) were 1064) but any expression inside two. An expression already
+// in two pairs is left as it is, so the rewrite is idempotent. inSelect:
+// the DEFAULT is in a SELECT (CREATE VIEW or CREATE TABLE ... SELECT),
+// where DEFAULT(col) is the function.
+func defaultCall(q string, i, j int, inSelect bool) (start, end int, repl string, ok bool) {
 	if !strings.EqualFold(q[i:j], "DEFAULT") {
-		return 0, 0, false
+		return 0, 0, "", false
 	}
 	k := j
 	for k < len(q) && (q[k] == ' ' || q[k] == '\t') {
 		k++
+	}
+	if k < len(q) && q[k] == '(' && !inSelect {
+		e := matchParen(q, k)
+		if e < 0 {
+			return 0, 0, "", false
+		}
+		in := k + 1
+		for in < e && isSpace(q[in]) {
+			in++
+		}
+		last := e - 1
+		for last > in && isSpace(q[last]) {
+			last--
+		}
+		if in < e && q[in] == '(' && matchParen(q, in) == last {
+			return 0, 0, "", false // already DEFAULT ((expr))
+		}
+		return k, e + 1, "(" + q[k:e+1] + ")", true
 	}
 	start = k
 	for k < len(q) && isIdentByte(q[k]) {
@@ -615,11 +640,11 @@ func defaultCall(q string, i, j int) (start, end int, ok bool) {
 	}
 	name := strings.ToUpper(q[start:k])
 	if k == start || k >= len(q) || q[k] != '(' || name[0] >= '0' && name[0] <= '9' {
-		return 0, 0, false
+		return 0, 0, "", false
 	}
 	switch name {
 	case "CURRENT_TIMESTAMP", "NOW", "LOCALTIME", "LOCALTIMESTAMP":
-		return 0, 0, false
+		return 0, 0, "", false
 	}
 	depth := 0
 	for ; k < len(q); k++ {
@@ -628,13 +653,13 @@ func defaultCall(q string, i, j int) (start, end int, ok bool) {
 			depth++
 		case ')':
 			if depth--; depth == 0 {
-				return start, k + 1, true
+				return start, k + 1, "((" + q[start:k+1] + "))", true
 			}
 		case '\'', '"', '`':
-			return 0, 0, false // quoted arguments: left to the parser
+			return 0, 0, "", false // quoted arguments: left to the parser
 		}
 	}
-	return 0, 0, false
+	return 0, 0, "", false
 }
 
 // typeWidth recognizes YEAR(n), BLOB(n) and TEXT(n) at q[i:j] (the word)

@@ -21,7 +21,7 @@ func TestRewriteQuery(t *testing.T) {
 		{"lock   table t read, u write", "lock   TABLES t read, u write"},
 		{"LOCK TABLES t WRITE", "LOCK TABLES t WRITE"},
 		{"CREATE TABLE t (d DATE DEFAULT curdate(), u VARCHAR(36) DEFAULT uuid() NOT NULL, ts TIMESTAMP DEFAULT current_timestamp() ON UPDATE current_timestamp(), n INT DEFAULT (1 + 1), x INT DEFAULT 5)",
-			"CREATE TABLE t (d DATE DEFAULT (curdate()), u VARCHAR(36) DEFAULT (uuid()) NOT NULL, ts TIMESTAMP DEFAULT current_timestamp() ON UPDATE current_timestamp(), n INT DEFAULT (1 + 1), x INT DEFAULT 5)"},
+			"CREATE TABLE t (d DATE DEFAULT ((curdate())), u VARCHAR(36) DEFAULT ((uuid())) NOT NULL, ts TIMESTAMP DEFAULT current_timestamp() ON UPDATE current_timestamp(), n INT DEFAULT ((1 + 1)), x INT DEFAULT 5)"},
 		{"INSERT INTO t VALUES (DEFAULT curdate())", "INSERT INTO t VALUES (DEFAULT curdate())"},
 		{"SELECT a >= ALL (SELECT b FROM s), a>any(select 1), a = SOME (SELECT ')' FROM s)",
 			"SELECT a >= strata_ALL( (SELECT b FROM s)), a>strata_any((select 1)), a = strata_SOME( (SELECT ')' FROM s))"},
@@ -33,7 +33,7 @@ func TestRewriteQuery(t *testing.T) {
 		{"SELECT a > ALL (SELECT 1", "SELECT a > ALL (SELECT 1"},
 		{"INSERT DELAYED INTO t VALUES (1)", "INSERT  INTO t VALUES (1)"},
 		{"drop tables t1, t2", "drop TABLE t1, t2"},
-		{"create table t2 (c int default (1)) select default(str) as str from t1", "create table t2 (c int default (1)) select strata_fn_default(str) as str from t1"},
+		{"create table t2 (c int default ((1))) select default(str) as str from t1", "create table t2 (c int default ((1))) select strata_fn_default(str) as str from t1"},
 		{"PREPARE st1 FROM 'SELECT * FROM t2 WHERE a = SOME (SELECT a FROM v1 WHERE c = ''x'')'", "PREPARE st1 FROM 'SELECT * FROM t2 WHERE a = strata_SOME( (SELECT a FROM v1 WHERE c = ''x''))'"},
 		{`prepare s from "select 'a\_b' like ?, a >= all (select 1)"`, `prepare s from 'select ''a\\\\_b'' like ?, a >= strata_all( (select 1))'`},
 		{"SELECT @n := @n + 1 AS rn, id FROM t", "SELECT strata_assign(@n , ( @n + 1)) AS rn, id FROM t"},
@@ -53,6 +53,9 @@ func TestRewriteQuery(t *testing.T) {
 		{"SELECT HIGH_PRIORITY SQL_BUFFER_RESULT a FROM (SELECT SQL_SMALL_RESULT b FROM t) x", "SELECT   a FROM (SELECT  b FROM t) x"},
 		{"SELECT a AS sql_small_result, `delayed` FROM t WHERE quick = 1", "SELECT a AS sql_small_result, `delayed` FROM t WHERE quick = 1"},
 		{"UPDATE t SET quick = 1", "UPDATE t SET quick = 1"},
+		{"CREATE TABLE t (a INT, b INT DEFAULT (NOT a), c INT DEFAULT ( a IS NULL ), d INT DEFAULT ((1)))", "CREATE TABLE t (a INT, b INT DEFAULT ((NOT a)), c INT DEFAULT (( a IS NULL )), d INT DEFAULT ((1)))"},
+		{"ALTER TABLE t ALTER COLUMN b SET DEFAULT (a IS NOT NULL)", "ALTER TABLE t ALTER COLUMN b SET DEFAULT ((a IS NOT NULL))"},
+		{"CREATE VIEW v AS SELECT DEFAULT(a) FROM t", "CREATE VIEW v AS SELECT strata_fn_DEFAULT(a) FROM t"},
 		{"SELECT 'x > ALL (SELECT 1)', `> ANY (`", "SELECT 'x > ALL (SELECT 1)', `> ANY (`"},
 	} {
 		if got := rewriteQuery(tc.in, true); got != tc.want {

@@ -431,3 +431,9 @@ SELECT nn FROM dfl WHERE str = DEFAULT(str);
 SELECT DEFAULT(nn) FROM dfl;
 UPDATE dfl SET intg = DEFAULT(intg) + 5;
 SELECT intg FROM dfl;
+
+-- Expression defaults whose expression is not a plain value (NOT, IS NULL).
+CREATE TABLE dxp (a INT, b INT DEFAULT (NOT a), c INT DEFAULT (a IS NULL), d VARCHAR(10) DEFAULT ('x'), f INT DEFAULT (1+1));
+ALTER TABLE dxp ALTER COLUMN f SET DEFAULT (a IS NOT NULL);
+INSERT INTO dxp (a) VALUES (NULL), (0), (1);
+SELECT a, b, c, d, f FROM dxp ORDER BY a;

@@ -331,3 +331,18 @@ SELECT * FROM ndt ORDER BY id;
 SELECT id FROM ndt WHERE a = 20230102 ORDER BY id;
 SELECT id FROM ndt WHERE b > 20000101000000 ORDER BY id;
 SELECT CAST(20001231235959 AS DATETIME), CAST('001231235959' AS DATETIME), CAST(20001231 AS DATE), CAST(991231 AS DATE);
+
+-- UPDATE ... JOIN with two matches per target row: the row changes once,
+-- by its first match, reading the tables as the statement found them.
+CREATE TABLE uja (id INT PRIMARY KEY, v INT);
+CREATE TABLE ujb (id INT PRIMARY KEY, aid INT, v INT);
+INSERT INTO uja VALUES (1, 0), (2, 0);
+INSERT INTO ujb VALUES (1, 1, 10), (2, 1, 20), (3, 2, 5), (4, 2, 7);
+UPDATE uja JOIN ujb ON uja.id = ujb.aid SET uja.v = ujb.v;
+SELECT * FROM uja ORDER BY id;
+UPDATE uja JOIN ujb ON uja.id = ujb.aid SET uja.v = uja.v + ujb.v;
+SELECT * FROM uja ORDER BY id;
+UPDATE uja, ujb SET uja.v = 1 WHERE uja.id = ujb.aid AND ujb.v > 6;
+SELECT * FROM uja ORDER BY id;
+UPDATE uja LEFT JOIN ujb ON uja.id = ujb.aid AND ujb.v > 100 SET uja.v = COALESCE(ujb.v, -1);
+SELECT * FROM uja ORDER BY id;
