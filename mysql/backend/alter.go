@@ -123,15 +123,9 @@ func (tb *Table) RewriteInserter(ctx *sql.Context, oldSch, newSch sql.PrimaryKey
 		return nil, err
 	}
 	rw := &rewriter{b: b, old: old, def: def, mdl: mdl}
-	if _, err := b.db.CreateKeyspace(primaryKeyspace(def.ID)); err != nil {
+	if err := b.createKeyspaces(def); err != nil {
 		rw.abort()
 		return nil, err
-	}
-	for _, ix := range def.Indexes {
-		if _, err := b.db.CreateKeyspace(indexKeyspace(def.ID, ix.ID)); err != nil {
-			rw.abort()
-			return nil, err
-		}
 	}
 	if rw.nt, err = openTable(ctx, old.db, def); err != nil {
 		rw.abort()
@@ -257,10 +251,7 @@ func (rw *rewriter) abort() {
 	if rw.tx != nil {
 		rw.tx.Rollback()
 	}
-	for _, ix := range rw.def.Indexes {
-		rw.b.db.DropKeyspace(indexKeyspace(rw.def.ID, ix.ID))
-	}
-	rw.b.db.DropKeyspace(primaryKeyspace(rw.def.ID))
+	rw.b.dropKeyspaces(rw.def)
 	rw.mdl.Rollback()
 	rw.b.ddl.Unlock()
 }

@@ -209,14 +209,35 @@ func (b *Backend) load() error {
 	return nil
 }
 
+// createKeyspaces creates the keyspaces of a new table definition.
+func (b *Backend) createKeyspaces(def *tableDef) error {
+	for _, name := range def.keyspaces() {
+		if _, err := b.db.CreateKeyspace(name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dropKeyspaces drops the keyspaces of a table definition; the first
+// error is returned, after trying them all.
+func (b *Backend) dropKeyspaces(def *tableDef) error {
+	var first error
+	for _, name := range def.keyspaces() {
+		if err := b.db.DropKeyspace(name); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
 // gcKeyspaces drops table keyspaces no catalog entry names (CAT-2).
 func (b *Backend) gcKeyspaces() error {
 	used := map[string]bool{catalogKeyspace: true}
 	for _, d := range b.dbs {
 		for _, t := range d.tables {
-			used[primaryKeyspace(t.def.ID)] = true
-			for _, ix := range t.def.Indexes {
-				used[indexKeyspace(t.def.ID, ix.ID)] = true
+			for _, name := range t.def.keyspaces() {
+				used[name] = true
 			}
 		}
 	}

@@ -135,8 +135,8 @@ type tableDef struct {
 
 	ForeignKeys []sql.ForeignKeyConstraint `json:"foreign_keys,omitempty"`
 	Checks      []checkDef                 `json:"checks,omitempty"`
-	// KeyFormat is the key encoding version of the table's keys (CODEC-8);
-	// tables created before it have 0.
+	// KeyFormat is the key encoding version of the table's keys (1:
+	// CODEC-8, 2: CODEC-10); tables created before it have 0.
 	KeyFormat int `json:"key_format,omitempty"`
 }
 
@@ -164,7 +164,27 @@ func (d *tableDef) clone() *tableDef {
 
 func primaryKeyspace(id uint32) string      { return fmt.Sprintf("t%d", id) }
 func indexKeyspace(id, index uint32) string { return fmt.Sprintf("t%d.i%d", id, index) }
-func dbKey(db string) []byte                { return []byte("d/" + strings.ToLower(db)) }
+func rowRefKeyspace(id uint32) string       { return fmt.Sprintf("t%d.r", id) }
+
+// rowRefs reports whether the table keeps a row-reference keyspace
+// (CODEC-10): no primary key, KeyFormat 2 on.
+func (def *tableDef) rowRefs() bool {
+	return len(def.PK) == 0 && def.KeyFormat >= keyFormatRowOrder
+}
+
+// keyspaces names every engine keyspace the table's rows and entries live
+// in: the clustered one first.
+func (def *tableDef) keyspaces() []string {
+	out := []string{primaryKeyspace(def.ID)}
+	for _, ix := range def.Indexes {
+		out = append(out, indexKeyspace(def.ID, ix.ID))
+	}
+	if def.rowRefs() {
+		out = append(out, rowRefKeyspace(def.ID))
+	}
+	return out
+}
+func dbKey(db string) []byte { return []byte("d/" + strings.ToLower(db)) }
 func tableKey(db, table string) []byte {
 	return []byte("t/" + strings.ToLower(db) + "/" + strings.ToLower(table))
 }

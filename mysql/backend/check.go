@@ -5,6 +5,8 @@ import (
 	"hash/crc32"
 
 	"github.com/dolthub/go-mysql-server/sql"
+
+	"strata/engine"
 )
 
 // Table maintenance (CHK-n): CHECK TABLE and CHECKSUM TABLE.
@@ -14,7 +16,8 @@ import (
 // rows while it reads, and verifies what a row change must keep (ED-1):
 // every row decodes, every index has exactly one entry per row, holding
 // the key the row's values give, so an index lookup finds every row and
-// nothing else. It reports the first problems it finds, never repairs.
+// nothing else; a keyless table's row references (CODEC-10) likewise.
+// It reports the first problems it finds, never repairs.
 // CHK-2 CHECKSUM TABLE is the sum (mod 2^32) of a CRC-32 of each row's
 // stored value: equal contents in tables of one definition give equal
 // checksums whatever their insert order or keys (the stored value holds
@@ -71,6 +74,14 @@ func (tb *Table) Check(ctx *sql.Context) ([]string, error) {
 					return problems, nil
 				}
 			}
+		} else if t.refs != nil {
+			if _, found, err := tx.Get(t.refs, rowRef(it.Value(), key)); err != nil {
+				return nil, mapEngineErr(err)
+			} else if !found {
+				if !report("Row %d has no row reference", rows) {
+					return problems, nil
+				}
+			}
 		}
 		for _, ix := range t.indexes {
 			entry, err := ix.entryKey(ctx, row, key)
@@ -89,9 +100,21 @@ func (tb *Table) Check(ctx *sql.Context) ([]string, error) {
 	if err := it.Err(); err != nil {
 		return nil, mapEngineErr(err)
 	}
+	// Each index, and the row references, hold one entry per row.
+	type entries struct {
+		name string
+		ks   *engine.Keyspace
+	}
+	var counts []entries
 	for _, ix := range t.indexes {
+		counts = append(counts, entries{fmt.Sprintf("Index '%s'", ix.def.Name), ix.ks})
+	}
+	if t.refs != nil {
+		counts = append(counts, entries{"The row references", t.refs})
+	}
+	for _, c := range counts {
 		var n int64
-		it := tx.Scan(ix.ks, nil, nil, false)
+		it := tx.Scan(c.ks, nil, nil, false)
 		for it.Next() {
 			n++
 		}
@@ -99,7 +122,7 @@ func (tb *Table) Check(ctx *sql.Context) ([]string, error) {
 			return nil, mapEngineErr(err)
 		}
 		if n != rows {
-			if !report("Index '%s' has %d entries for %d rows", ix.def.Name, n, rows) {
+			if !report("%s has %d entries for %d rows", c.name, n, rows) {
 				return problems, nil
 			}
 		}

@@ -49,6 +49,17 @@ import (
 // its first n characters, and CODEC-1 holds between cut values (a weight
 // per rune: cutting runes cuts the weight sequence).
 //
+// CODEC-10 A table without a primary key stores each row under an 8-byte
+// row id that grows in insertion order, so a scan returns the rows in the
+// order they were inserted, as InnoDB's DB_ROW_ID does; an UPDATE keeps the
+// row's id. Because go-mysql-server hands UPDATE and DELETE the row's
+// values, not its position, a row-reference keyspace ("t<id>.r") holds
+// hash(row value) + row id for each row, written in the same engine
+// transaction as the row, and finds the stored row from its values. At
+// open, ids continue above both the largest stored id and the clock in
+// nanoseconds (ids stay unique if the clock goes back). Tables created
+// before KeyFormat 2 keep hash(row) + sequence keys, in hash order.
+//
 // CODEC-4 A row value is a column count, a null bitmap, then each non-null
 // column in the column's value encoding; rows written before a column was
 // added decode with NULL for it.
@@ -76,6 +87,13 @@ const (
 // CODEC-5, CODEC-7 and CODEC-8 hold; tables created before keep their
 // stored values and keys as they were.
 const keyFormatPadSpace = 1
+
+// keyFormatRowOrder is the table format from which CODEC-10 holds.
+const keyFormatRowOrder = 2
+
+// newTableKeyFormat is the format of tables created now (a variable so
+// that tests can make tables of an older format).
+var newTableKeyFormat = keyFormatRowOrder
 
 // colCodec encodes one column's values.
 type colCodec struct {

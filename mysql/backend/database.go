@@ -92,9 +92,9 @@ func (d *Database) SetCollation(ctx *sql.Context, c sql.CollationID) error {
 }
 
 // newTable makes the definition of a new table under a fresh id, checks
-// it, and creates its primary keyspace (CAT-2: before any catalog entry).
+// it, and creates its keyspaces (CAT-2: before any catalog entry).
 func (d *Database) newTable(ctx *sql.Context, name string, sch sql.PrimaryKeySchema, coll sql.CollationID, comment string) (*tableDef, error) {
-	def := &tableDef{Name: name, Collation: coll.Name(), Comment: comment, NextIndexID: 1, KeyFormat: keyFormatPadSpace}
+	def := &tableDef{Name: name, Collation: coll.Name(), Comment: comment, NextIndexID: 1, KeyFormat: newTableKeyFormat}
 	for _, c := range sch.Schema {
 		def.Columns = append(def.Columns, columnDefOf(c, coll))
 	}
@@ -107,7 +107,8 @@ func (d *Database) newTable(ctx *sql.Context, name string, sch sql.PrimaryKeySch
 	if _, err := openTableDef(ctx, d, def, nil); err != nil {
 		return nil, err
 	}
-	if _, err := d.b.db.CreateKeyspace(primaryKeyspace(def.ID)); err != nil {
+	if err := d.b.createKeyspaces(def); err != nil {
+		d.b.dropKeyspaces(def)
 		return nil, err
 	}
 	return def, nil

@@ -344,13 +344,9 @@ func (tb *Table) Truncate(ctx *sql.Context) (int, error) {
 	ndef.ID = b.nextTID
 	b.nextTID++
 	b.mu.Unlock()
-	if _, err := b.db.CreateKeyspace(primaryKeyspace(ndef.ID)); err != nil {
+	if err := b.createKeyspaces(ndef); err != nil {
+		b.dropKeyspaces(ndef)
 		return 0, err
-	}
-	for _, ix := range ndef.Indexes {
-		if _, err := b.db.CreateKeyspace(indexKeyspace(ndef.ID, ix.ID)); err != nil {
-			return 0, err
-		}
 	}
 	nt, err := openTable(ctx, t.db, ndef)
 	if err != nil {

@@ -128,7 +128,11 @@ func (e *editor) insert(ctx *sql.Context, tx *engine.Tx, row sql.Row) error {
 	var key []byte
 	if t.keyless() {
 		key = t.newHiddenKey(val)
-		err = tx.Put(t.primary, key, val)
+		if t.refs == nil {
+			err = tx.Put(t.primary, key, val)
+		} else if err = tx.Insert(t.primary, key, val); err == nil { // CODEC-10
+			err = tx.Put(t.refs, rowRef(val, key), nil)
+		}
 	} else {
 		if key, err = t.primaryKey(ctx, row); err != nil {
 			return err
@@ -253,6 +257,9 @@ func (e *editor) locate(ctx *sql.Context, tx *engine.Tx, row sql.Row) (key, stor
 		return nil, nil, false, err
 	}
 	h := rowHash(val)
+	if t.refs != nil {
+		return e.locateByRef(tx, h, val)
+	}
 	it := tx.ScanCurrent(t.primary, h, prefixEnd(h), false)
 	defer it.Close()
 	for it.Next() {
@@ -269,6 +276,33 @@ func (e *editor) locate(ctx *sql.Context, tx *engine.Tx, row sql.Row) (key, stor
 		found = false
 	}
 	return key, stored, found, err
+}
+
+// locateByRef finds a keyless row of value val (hash h) through the
+// row references (CODEC-10): the first row id under h whose stored value
+// is val, read under an exclusive lock.
+func (e *editor) locateByRef(tx *engine.Tx, h, val []byte) (key, stored []byte, found bool, err error) {
+	t := e.t
+	var ids [][]byte
+	it := tx.ScanCurrent(t.refs, h, prefixEnd(h), false)
+	for it.Next() {
+		ids = append(ids, append([]byte{}, it.Key()[len(h):]...))
+	}
+	err = it.Err()
+	it.Close()
+	if err != nil {
+		return nil, nil, false, err
+	}
+	for _, id := range ids {
+		stored, found, err = tx.GetForUpdate(t.primary, id)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		if found && bytes.Equal(stored, val) {
+			return id, stored, true, nil
+		}
+	}
+	return nil, nil, false, nil
 }
 
 func (e *editor) changedErr() error {
@@ -324,6 +358,11 @@ func (e *editor) delete(ctx *sql.Context, tx *engine.Tx, row sql.Row) error {
 	if err := tx.Delete(t.primary, key); err != nil {
 		return err
 	}
+	if t.refs != nil {
+		if err := tx.Delete(t.refs, rowRef(stored, key)); err != nil {
+			return err
+		}
+	}
 	for _, ix := range t.indexes {
 		entry, err := ix.entryKey(ctx, row, key)
 		if err != nil {
@@ -363,7 +402,7 @@ func (e *editor) Update(ctx *sql.Context, old, row sql.Row) error {
 
 func (e *editor) update(ctx *sql.Context, tx *engine.Tx, old, row sql.Row) error {
 	t := e.t
-	if t.keyless() {
+	if t.keyless() && t.refs == nil {
 		if err := e.delete(ctx, tx, old); err != nil {
 			return err
 		}
@@ -380,13 +419,23 @@ func (e *editor) update(ctx *sql.Context, tx *engine.Tx, old, row sql.Row) error
 	if !found || !bytes.Equal(oldVal, stored) {
 		return e.changedErr() // SES-3 safety net
 	}
-	newKey, err := t.primaryKey(ctx, row)
-	if err != nil {
-		return err
+	newKey := oldKey // a keyless row keeps its row id (CODEC-10)
+	if !t.keyless() {
+		if newKey, err = t.primaryKey(ctx, row); err != nil {
+			return err
+		}
 	}
 	newVal, err := appendRow(ctx, nil, t.cols, row)
 	if err != nil {
 		return err
+	}
+	if t.refs != nil {
+		if err := tx.Delete(t.refs, rowRef(stored, oldKey)); err != nil {
+			return err
+		}
+		if err := tx.Put(t.refs, rowRef(newVal, newKey), nil); err != nil {
+			return err
+		}
 	}
 	if bytes.Equal(oldKey, newKey) {
 		if err := tx.Put(t.primary, newKey, newVal); err != nil {

@@ -3,6 +3,7 @@ package backend
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"hash/fnv"
 	"sort"
@@ -31,10 +32,11 @@ type table struct {
 	sch     sql.Schema
 	pkSch   sql.PrimaryKeySchema
 	cols    []colCodec
-	pk      []int // ordinals; empty: hidden row key (hash of row + sequence)
+	pk      []int // ordinals; empty: hidden row key (CODEC-10)
 	autoCol int   // ordinal of the AUTO_INCREMENT column, -1 if none
 	primary *engine.Keyspace
 	indexes []*index
+	refs    *engine.Keyspace // keyless tables since KeyFormat 2: hash(row) + row id (CODEC-10)
 	ctr     *counters
 	temp    *tempSlot // a session's temporary table (TMP-1), else nil
 }
@@ -56,7 +58,7 @@ type counters struct {
 	mu       sync.Mutex
 	autoInit bool
 	autoNext uint64
-	rowSeq   atomic.Uint64 // hidden row keys: unique per row contents
+	rowSeq   atomic.Uint64 // hidden row keys (CODEC-10)
 
 	// rows estimates the row count for the planner: sampled from the
 	// primary B+tree once (or loaded from the catalog after a clean
@@ -214,6 +216,14 @@ func openTable(ctx *sql.Context, d *Database, def *tableDef) (*table, error) {
 			return nil, fmt.Errorf("table %s index %s: %w", def.Name, ix.def.Name, err)
 		}
 	}
+	if def.rowRefs() {
+		if t.refs, err = d.b.db.Keyspace(rowRefKeyspace(def.ID)); err != nil {
+			return nil, fmt.Errorf("table %s row references: %w", def.Name, err)
+		}
+		if err := t.initRowIDs(); err != nil {
+			return nil, fmt.Errorf("table %s: %w", def.Name, err)
+		}
+	}
 	for _, c := range def.Columns {
 		if c.Generated != "" {
 			d.b.generatedSeen.Store(true)
@@ -224,14 +234,7 @@ func openTable(ctx *sql.Context, d *Database, def *tableDef) (*table, error) {
 
 func (t *table) shareCounters(old *table) { t.ctr = old.ctr }
 
-func (t *table) dropKeyspaces() error {
-	for _, ix := range t.indexes {
-		if err := t.db.b.db.DropKeyspace(indexKeyspace(t.def.ID, ix.def.ID)); err != nil {
-			return err
-		}
-	}
-	return t.db.b.db.DropKeyspace(primaryKeyspace(t.def.ID))
-}
+func (t *table) dropKeyspaces() error { return t.db.b.dropKeyspaces(t.def) }
 
 // ---- keys ----
 
@@ -256,10 +259,35 @@ func rowHash(val []byte) []byte {
 	return h.Sum(nil)
 }
 
-// newHiddenKey is hash(row) + a sequence number unique in this table.
+// newHiddenKey is the key of a new row of a keyless table: its row id
+// (CODEC-10), or before KeyFormat 2 hash(row) + a sequence number unique
+// in this table.
 func (t *table) newHiddenKey(val []byte) []byte {
+	if t.refs != nil {
+		return appendUint64(nil, t.ctr.rowSeq.Add(1))
+	}
 	k := rowHash(val)
 	return appendUint64(k, t.ctr.rowSeq.Add(1))
+}
+
+// rowRef is the row-reference entry of a stored row value under its row
+// id (CODEC-10).
+func rowRef(val, key []byte) []byte { return append(rowHash(val), key...) }
+
+// initRowIDs moves the row id counter past the largest stored id
+// (CODEC-10): ids grow in insertion order across restarts even if the
+// clock went back.
+func (t *table) initRowIDs() error {
+	tx := t.db.b.db.Begin()
+	defer tx.Rollback()
+	it := tx.Scan(t.primary, nil, nil, true)
+	defer it.Close()
+	if it.Next() && len(it.Key()) == 8 {
+		if last := binary.BigEndian.Uint64(it.Key()); last >= t.ctr.rowSeq.Load() {
+			t.ctr.rowSeq.Store(last)
+		}
+	}
+	return it.Err()
 }
 
 func (ix *index) entryKey(ctx context.Context, row sql.Row, pk []byte) ([]byte, error) {

@@ -60,7 +60,7 @@ func (d *Database) CreateTemporaryTable(ctx *sql.Context, name string, sch sql.P
 	}
 	t, err := openTable(ctx, d, def)
 	if err != nil {
-		d.b.db.DropKeyspace(primaryKeyspace(def.ID))
+		d.b.dropKeyspaces(def)
 		return err
 	}
 	slot := &tempSlot{t: t, s: s}
