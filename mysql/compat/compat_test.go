@@ -358,7 +358,9 @@ func loadAccepted(path string) (*acceptedList, error) {
 		}
 		l.byKey[e.key] = l.entries[i]
 	}
-	for len(l.header) > 0 && l.header[len(l.header)-1] == "" {
+	// The header ends before the first file's "# ---- name" line, which
+	// writeAccepted writes itself.
+	for len(l.header) > 0 && (l.header[len(l.header)-1] == "" || strings.HasPrefix(l.header[len(l.header)-1], "# ---- ")) {
 		l.header = l.header[:len(l.header)-1]
 	}
 	return l, nil

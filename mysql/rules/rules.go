@@ -157,6 +157,13 @@
 // RULE-33 LOAD_FILE(name) is NULL for a NULL name and for any file it
 // cannot read (loadfile.go); LOAD_FILE(NULL) panicked.
 //
+// RULE-34 A number going into a DECIMAL(M,D) column or CAST to one is
+// rounded to D digits and clamped to the type's range with Warning 1264
+// (error in strict mode without IGNORE), as in MySQL (decimalrange.go);
+// go-mysql-server stored 0.
+//
+// RULE-35 SHOW WARNINGS lists conditions oldest first (warnings.go).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -218,6 +225,8 @@ const (
 	numericDatesID
 	procedureAssignmentsID
 	loadFilesID
+	decimalRangesID
+	warningsInOrderID
 )
 
 var once sync.Once
@@ -278,7 +287,9 @@ func Install() {
 			analyzer.Rule{Id: memoryChecksID, Apply: memoryChecks},
 			analyzer.Rule{Id: primaryKeyChangesID, Apply: primaryKeyChanges},
 			analyzer.Rule{Id: padSpaceComparisonsID, Apply: padSpaceComparisons},
-			analyzer.Rule{Id: numericPrefixesID, Apply: numericPrefixes})
+			analyzer.Rule{Id: numericPrefixesID, Apply: numericPrefixes},
+			analyzer.Rule{Id: decimalRangesID, Apply: decimalRanges}, // RULE-34, after RULE-29's casts
+			analyzer.Rule{Id: warningsInOrderID, Apply: warningsInOrder})
 		// RULE-27 before go-mysql-server resolves the CREATE ... SELECT.
 		analyzer.OnceBeforeDefault = append([]analyzer.Rule{{Id: existingCreateSelectID, Apply: existingCreateSelect}}, analyzer.OnceBeforeDefault...)
 		// RULE-11: SHOW CREATE TABLE's column definitions.

@@ -102,13 +102,20 @@ func (h *errorHandler) setStatus(c *mysql.Conn) {
 var ignoredConditions = map[uint16]bool{1048: true, 1062: true, 1105: true, 1264: true, 1265: true,
 	1292: true, 1366: true, 1406: true, 1452: true, 3819: true}
 
+// isTruncationNote is rules RULE-34's Note 1265 for digits a DECIMAL
+// column dropped: a Note in MySQL too, worded as MySQL words it (the
+// IGNORE notes go-mysql-server raises are worded as its errors).
+func isTruncationNote(w *sql.Warning) bool {
+	return w.Code == 1265 && strings.HasPrefix(w.Message, "Data truncated for column '") && strings.Contains(w.Message, "' at row ")
+}
+
 // fixWarnings gives the statement's warnings MySQL's level and code.
 func fixWarnings(s *backend.Session) {
 	if s.WarningCount() == 0 {
 		return
 	}
 	for _, w := range s.Warnings() { // the session's own warnings, newest first
-		if w.Level != "Note" || !ignoredConditions[uint16(w.Code)] {
+		if w.Level != "Note" || !ignoredConditions[uint16(w.Code)] || isTruncationNote(w) {
 			continue
 		}
 		nw := *w

@@ -346,3 +346,20 @@ UPDATE uja, ujb SET uja.v = 1 WHERE uja.id = ujb.aid AND ujb.v > 6;
 SELECT * FROM uja ORDER BY id;
 UPDATE uja LEFT JOIN ujb ON uja.id = ujb.aid AND ujb.v > 100 SET uja.v = COALESCE(ujb.v, -1);
 SELECT * FROM uja ORDER BY id;
+
+-- DECIMAL(M,D) values rounded with Note 1265 and clamped with 1264 (error
+-- in strict mode, warning with IGNORE or outside strict mode); warnings
+-- listed in the order raised.
+CREATE TABLE dfit (d DECIMAL(5,2));
+INSERT INTO dfit VALUES (12.345);
+INSERT INTO dfit VALUES ('12.345'), (1.5e0), (-3.14159);
+INSERT IGNORE INTO dfit VALUES (1000), (5), (-2000), (999.995);
+INSERT INTO dfit VALUES (1000);
+UPDATE dfit SET d = d * 1000;
+SELECT CAST(1000 AS DECIMAL(5,2)), CAST(-1e10 AS DECIMAL(4,1)), CAST(12.345 AS DECIMAL(5,2)), CAST('7.125' AS DECIMAL(4,2));
+SELECT CAST('1x' AS SIGNED), CAST('2y' AS SIGNED);
+SET SESSION sql_mode = '';
+INSERT INTO dfit VALUES (1000), (-99999);
+UPDATE dfit SET d = d * 1000;
+SELECT d FROM dfit ORDER BY d;
+SET SESSION sql_mode = DEFAULT;

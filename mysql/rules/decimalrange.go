@@ -1,0 +1,216 @@
+package rules
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/vitess/go/mysql"
+	"github.com/shopspring/decimal"
+)
+
+// decimalRanges implements RULE-34: a number going into a DECIMAL(M,D)
+// column (INSERT, UPDATE) or through CAST(x AS DECIMAL(M,D)) is rounded
+// to D digits, half away from zero, with Note 1265 for an INSERT or
+// UPDATE that drops digits, and a value beyond ±(10^(M-D) - 10^-D) is
+// that bound with Warning 1264 ("Out of range value for column 'c' at row
+// n"), or error 1264 in strict mode without IGNORE, as in MySQL.
+// go-mysql-server stored 0 for an out-of-range INSERT IGNORE, failed a
+// non-strict INSERT or UPDATE, and gave CAST(1000 AS DECIMAL(5,2)) = 0.
+func decimalRanges(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	st := strict(ctx)
+	wrapFor := func(ignore bool) func(e sql.Expression, col *sql.Column) (sql.Expression, bool) {
+		rows := map[string]*rowCounter{} // one per column, shared by its VALUES tuples
+		return func(e sql.Expression, col *sql.Column) (sql.Expression, bool) {
+			dt, ok := col.Type.(sql.DecimalType)
+			if !ok {
+				return e, false
+			}
+			if _, done := e.(*fittedDecimal); done {
+				return e, false
+			}
+			if rows[col.Name] == nil {
+				rows[col.Name] = &rowCounter{}
+			}
+			return &fittedDecimal{over: over{e}, prec: int32(dt.Precision()), scale: int32(dt.Scale()),
+				col: col.Name, fail: st && !ignore, notes: true, rows: rows[col.Name]}, true
+		}
+	}
+	n, same, err := transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		switch n := n.(type) {
+		case *plan.InsertInto:
+			return insertSources(n, wrapFor(n.Ignore))
+		case *plan.UpdateSource:
+			return updateSources(n, wrapFor(n.Ignore))
+		}
+		return n, transform.SameTree, nil
+	})
+	if err != nil {
+		return nil, same, err
+	}
+	n, same2, err := transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		c, ok := e.(*expression.Convert)
+		if !ok {
+			return e, transform.SameTree, nil
+		}
+		dt, ok := c.Type().(sql.DecimalType)
+		if !ok || dt.Scale() == 0 { // DECIMAL(M,0): RULE-29's roundedDecimal
+			return e, transform.SameTree, nil
+		}
+		return &fittedDecimal{over: over{c.Child}, prec: int32(dt.Precision()), scale: int32(dt.Scale()),
+			col: c.String(), cast: c, rows: &rowCounter{}}, transform.NewTree, nil
+	})
+	if err != nil {
+		return nil, same, err
+	}
+	return n, same && same2, nil
+}
+
+// fittedDecimal is a value fitted to DECIMAL(prec, scale) (RULE-34).
+type fittedDecimal struct {
+	over
+	prec, scale int32
+	col         string
+	fail        bool                // strict mode, no IGNORE: out of range is error 1264
+	notes       bool                // Note 1265 when digits are dropped (INSERT, UPDATE)
+	rows        *rowCounter         // the row number warnings name
+	cast        *expression.Convert // CAST(... AS DECIMAL(M,D)): its type and text
+}
+
+// rowCounter numbers the rows a statement's expression is evaluated for,
+// from 1, anew for each execution of the statement (ctx.Pid), so that
+// warnings say "at row n" as MySQL's do.
+type rowCounter struct {
+	pid uint64
+	n   int
+}
+
+func (r *rowCounter) next(ctx *sql.Context) int {
+	if r.pid != ctx.Pid() {
+		r.pid, r.n = ctx.Pid(), 0
+	}
+	r.n++
+	return r.n
+}
+
+func (f *fittedDecimal) Type() sql.Type {
+	if f.cast != nil {
+		return f.cast.Type()
+	}
+	return f.child.Type()
+}
+
+func (f *fittedDecimal) String() string {
+	if f.cast != nil {
+		return f.cast.String()
+	}
+	return f.child.String()
+}
+
+func (f *fittedDecimal) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(f, len(children), 1)
+	}
+	nf := *f
+	nf.child = children[0]
+	if f.cast != nil {
+		c, err := f.cast.WithChildren(children...)
+		if err != nil {
+			return nil, err
+		}
+		nf.cast = c.(*expression.Convert)
+	}
+	return &nf, nil
+}
+
+func (f *fittedDecimal) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	n := f.rows.next(ctx)
+	v, err := f.child.Eval(ctx, row)
+	if err != nil || v == nil {
+		return v, err
+	}
+	d, ok := decimalOf(v)
+	if !ok {
+		if f.cast != nil {
+			return f.cast.Eval(ctx, row)
+		}
+		return v, nil // left to go-mysql-server's conversion
+	}
+	r := d.Round(f.scale)
+	max := decimal.New(1, f.prec-f.scale).Sub(decimal.New(1, -f.scale))
+	if r.GreaterThan(max) || r.LessThan(max.Neg()) {
+		if f.fail {
+			return nil, mysql.NewSQLError(1264, "22003", "Out of range value for column '%s' at row %d", f.col, n)
+		}
+		ctx.Warn(1264, "Out of range value for column '%s' at row %d", f.col, n)
+		if r.Sign() < 0 {
+			return max.Neg(), nil
+		}
+		return max, nil
+	}
+	if f.notes && !r.Equal(d) {
+		ctx.Session.Warn(&sql.Warning{Level: "Note", Code: 1265, Message: "Data truncated for column '" + f.col + "' at row " + strconv.Itoa(n)})
+	}
+	return r, nil
+}
+
+// decimalOf reads a number, or a string holding only a number, as a
+// DECIMAL.
+func decimalOf(v any) (decimal.Decimal, bool) {
+	switch x := v.(type) {
+	case decimal.Decimal:
+		return x, true
+	case decimal.NullDecimal:
+		return x.Decimal, x.Valid
+	case int8:
+		return decimal.NewFromInt(int64(x)), true
+	case int16:
+		return decimal.NewFromInt(int64(x)), true
+	case int32:
+		return decimal.NewFromInt(int64(x)), true
+	case int64:
+		return decimal.NewFromInt(x), true
+	case int:
+		return decimal.NewFromInt(int64(x)), true
+	case uint8, uint16, uint32, uint64, uint:
+		u, err := decimal.NewFromString(strconv.FormatUint(toUint64(x), 10))
+		return u, err == nil
+	case float32:
+		return decimalOfFloat(float64(x))
+	case float64:
+		return decimalOfFloat(x)
+	case string:
+		d, err := decimal.NewFromString(strings.TrimSpace(x))
+		return d, err == nil
+	case []byte:
+		d, err := decimal.NewFromString(strings.TrimSpace(string(x)))
+		return d, err == nil
+	}
+	return decimal.Decimal{}, false
+}
+
+func decimalOfFloat(f float64) (decimal.Decimal, bool) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return decimal.Decimal{}, false
+	}
+	return decimal.NewFromFloat(f), true
+}
+
+func toUint64(v any) uint64 {
+	switch x := v.(type) {
+	case uint8:
+		return uint64(x)
+	case uint16:
+		return uint64(x)
+	case uint32:
+		return uint64(x)
+	case uint:
+		return uint64(x)
+	}
+	return v.(uint64)
+}
