@@ -164,6 +164,10 @@
 //
 // RULE-35 SHOW WARNINGS lists conditions oldest first (warnings.go).
 //
+// RULE-36 LIKE patterns with backslash escapes or no wildcards stay LIKE
+// (like.go): go-mysql-server made `s LIKE 'a\_b'` an equality that kept
+// the backslash.
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -174,9 +178,10 @@
 // FUNC-3 DEFAULT(col) in expressions is the column's default value,
 // rewritten by the server to strata_fn_default(col) (coldefault.go).
 //
-// Except RULE-8, RULE-13 and RULE-23, the rules run last in every statement's analysis (go-mysql-server's
-// OnceAfterAll batch, shared by its per-statement batches), so they see
-// the final plan and must keep expression indexes as they are.
+// Except RULE-8, RULE-13, RULE-23, RULE-27 and RULE-36, the rules run
+// last in every statement's analysis (go-mysql-server's OnceAfterAll
+// batch, shared by its per-statement batches), so they see the final plan
+// and must keep expression indexes as they are.
 package rules
 
 import (
@@ -227,6 +232,7 @@ const (
 	loadFilesID
 	decimalRangesID
 	warningsInOrderID
+	likeEscapesID
 )
 
 var once sync.Once
@@ -290,6 +296,15 @@ func Install() {
 			analyzer.Rule{Id: numericPrefixesID, Apply: numericPrefixes},
 			analyzer.Rule{Id: decimalRangesID, Apply: decimalRanges}, // RULE-34, after RULE-29's casts
 			analyzer.Rule{Id: warningsInOrderID, Apply: warningsInOrder})
+		// RULE-36 before go-mysql-server's filter simplification.
+		for i, r := range analyzer.OnceBeforeDefault {
+			if r.Id.String() == "simplifyFilters" {
+				rules := append([]analyzer.Rule{}, analyzer.OnceBeforeDefault[:i]...)
+				rules = append(rules, analyzer.Rule{Id: likeEscapesID, Apply: likeEscapes})
+				analyzer.OnceBeforeDefault = append(rules, analyzer.OnceBeforeDefault[i:]...)
+				break
+			}
+		}
 		// RULE-27 before go-mysql-server resolves the CREATE ... SELECT.
 		analyzer.OnceBeforeDefault = append([]analyzer.Rule{{Id: existingCreateSelectID, Apply: existingCreateSelect}}, analyzer.OnceBeforeDefault...)
 		// RULE-11: SHOW CREATE TABLE's column definitions.

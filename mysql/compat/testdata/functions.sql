@@ -278,3 +278,12 @@ SELECT '1x' = 1, 1 = ' 1', '1.5' > 1, 'abc' = 0;
 
 -- LOAD_FILE of NULL, a number, a missing file.
 SELECT LOAD_FILE(NULL), LOAD_FILE(123), LOAD_FILE('/nonexistent/file');
+
+-- LIKE without wildcards or with escaped ones on an indexed column keeps
+-- LIKE's meaning (no space padding, escapes honoured).
+CREATE TABLE lkx (id INT PRIMARY KEY, t VARCHAR(20), KEY (t));
+INSERT INTO lkx VALUES (1, 'a '), (2, 'a'), (3, 'ab'), (4, 'a%b'), (5, 'a_b');
+SELECT id FROM lkx WHERE t LIKE 'a' ORDER BY id;
+SELECT id FROM lkx WHERE t LIKE 'a\\%%' ORDER BY id;
+SELECT id FROM lkx WHERE t LIKE 'a\\_b' ORDER BY id;
+SELECT id FROM lkx WHERE t LIKE 'a%' ORDER BY id;
