@@ -168,6 +168,9 @@
 // (like.go): go-mysql-server made `s LIKE 'a\_b'` an equality that kept
 // the backslash.
 //
+// RULE-37 ON UPDATE CURRENT_TIMESTAMP applies only when an UPDATE changes
+// another column of the row (onupdate.go).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -233,6 +236,7 @@ const (
 	decimalRangesID
 	warningsInOrderID
 	likeEscapesID
+	onUpdateIfChangedID
 )
 
 var once sync.Once
@@ -264,6 +268,7 @@ func Install() {
 		// Before trackProcess, the last rule, which wraps the plan.
 		rules := append([]analyzer.Rule{}, analyzer.OnceAfterAll[:n-1]...)
 		rules = append(rules,
+			analyzer.Rule{Id: onUpdateIfChangedID, Apply: onUpdateIfChanged},         // RULE-37, before others wrap the values
 			analyzer.Rule{Id: columnDefaultsID, Apply: columnDefaults},               // FUNC-3
 			analyzer.Rule{Id: assignedVariableTypesID, Apply: assignedVariableTypes}, // FUNC-2
 			analyzer.Rule{Id: decimalExponentsID, Apply: decimalExponents},           // before RULE-1 converts the values

@@ -437,3 +437,16 @@ CREATE TABLE dxp (a INT, b INT DEFAULT (NOT a), c INT DEFAULT (a IS NULL), d VAR
 ALTER TABLE dxp ALTER COLUMN f SET DEFAULT (a IS NOT NULL);
 INSERT INTO dxp (a) VALUES (NULL), (0), (1);
 SELECT a, b, c, d, f FROM dxp ORDER BY a;
+
+-- ON UPDATE CURRENT_TIMESTAMP fires only when another column changes.
+CREATE TABLE tsou (id INT PRIMARY KEY, v INT, updated TIMESTAMP DEFAULT '2000-01-01 00:00:00' ON UPDATE CURRENT_TIMESTAMP, manual DATETIME ON UPDATE CURRENT_TIMESTAMP, g INT AS (v + 1));
+INSERT INTO tsou (id, v) VALUES (1, 1), (2, 2);
+UPDATE tsou SET v = v WHERE id = 1;
+SELECT id, v, updated, manual, g FROM tsou ORDER BY id;
+UPDATE tsou SET v = 20 WHERE id = 2;
+SELECT id, v, updated > '2020-01-01', manual > '2020-01-01', g FROM tsou ORDER BY id;
+UPDATE tsou SET v = 1, manual = '1999-09-09' WHERE id = 1;
+SELECT id, v, updated > '2020-01-01', manual FROM tsou WHERE id = 1;
+UPDATE tsou SET manual = '1999-09-09' WHERE id = 1;
+UPDATE tsou SET v = NULL WHERE id = 1;
+SELECT id, v, updated > '2020-01-01', manual > '2020-01-01' FROM tsou ORDER BY id;
