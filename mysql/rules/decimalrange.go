@@ -34,6 +34,9 @@ func decimalRanges(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.S
 			if _, done := e.(*fittedDecimal); done {
 				return e, false
 			}
+			if _, isDefault := e.(*sql.ColumnDefaultValue); isDefault {
+				return e, false // a default or generated value: evaluated in go-mysql-server's second pass, over the whole row
+			}
 			if rows[col.Name] == nil {
 				rows[col.Name] = &rowCounter{}
 			}

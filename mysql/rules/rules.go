@@ -171,6 +171,10 @@
 // RULE-37 ON UPDATE CURRENT_TIMESTAMP applies only when an UPDATE changes
 // another column of the row (onupdate.go).
 //
+// RULE-38 A string longer than its column only by trailing spaces is cut
+// to the column's length (Note 1265 unless CHAR), not refused with 1406
+// (trailingspaces.go).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -237,6 +241,7 @@ const (
 	warningsInOrderID
 	likeEscapesID
 	onUpdateIfChangedID
+	trailingSpacesID
 )
 
 var once sync.Once
@@ -299,7 +304,8 @@ func Install() {
 			analyzer.Rule{Id: primaryKeyChangesID, Apply: primaryKeyChanges},
 			analyzer.Rule{Id: padSpaceComparisonsID, Apply: padSpaceComparisons},
 			analyzer.Rule{Id: numericPrefixesID, Apply: numericPrefixes},
-			analyzer.Rule{Id: decimalRangesID, Apply: decimalRanges}, // RULE-34, after RULE-29's casts
+			analyzer.Rule{Id: decimalRangesID, Apply: decimalRanges},   // RULE-34, after RULE-29's casts
+			analyzer.Rule{Id: trailingSpacesID, Apply: trailingSpaces}, // RULE-38
 			analyzer.Rule{Id: warningsInOrderID, Apply: warningsInOrder})
 		// RULE-36 before go-mysql-server's filter simplification.
 		for i, r := range analyzer.OnceBeforeDefault {
