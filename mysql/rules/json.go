@@ -22,14 +22,20 @@ var memberPath = regexp.MustCompile(`^(\$[^*]*?)\.([A-Za-z_][A-Za-z0-9_]*|"[^"]*
 // an array, and returned [] for JSON_EXTRACT('[1,2]', '$.a').
 func jsonMembers(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-		if jv, ok := e.(*json.JsonValue); ok {
-			return &nullValue{JsonValue: jv}, transform.NewTree, nil
+		switch x := e.(type) {
+		case *json.JsonValue:
+			return &nullValue{JsonValue: x}, transform.NewTree, nil
+		case *json.JSONUnquote:
+			return &jsonUnquote{x}, transform.NewTree, nil // jsonfix.go
+		case json.JSONObject:
+			return nullKeyObject{x}, transform.NewTree, nil
+		case *json.JSONExtract:
+			if len(x.Paths) > 1 {
+				return &multiExtract{x}, transform.NewTree, nil
+			}
+			return &memberExtract{JSONExtract: x}, transform.NewTree, nil
 		}
-		je, ok := e.(*json.JSONExtract)
-		if !ok || len(je.Paths) != 1 {
-			return e, transform.SameTree, nil
-		}
-		return &memberExtract{JSONExtract: je}, transform.NewTree, nil
+		return e, transform.SameTree, nil
 	})
 }
 

@@ -175,6 +175,10 @@
 // to the column's length (Note 1265 unless CHAR), not refused with 1406
 // (trailingspaces.go).
 //
+// RULE-39 FORMAT(X, D[, locale]) is computed on decimals, with MySQL's
+// locale separators (numformat.go); go-mysql-server's float64/int64
+// arithmetic wrapped and panicked.
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -242,6 +246,7 @@ const (
 	likeEscapesID
 	onUpdateIfChangedID
 	trailingSpacesID
+	exactFormatsID
 )
 
 var once sync.Once
@@ -306,6 +311,7 @@ func Install() {
 			analyzer.Rule{Id: numericPrefixesID, Apply: numericPrefixes},
 			analyzer.Rule{Id: decimalRangesID, Apply: decimalRanges},   // RULE-34, after RULE-29's casts
 			analyzer.Rule{Id: trailingSpacesID, Apply: trailingSpaces}, // RULE-38
+			analyzer.Rule{Id: exactFormatsID, Apply: exactFormats},     // RULE-39
 			analyzer.Rule{Id: warningsInOrderID, Apply: warningsInOrder})
 		// RULE-36 before go-mysql-server's filter simplification.
 		for i, r := range analyzer.OnceBeforeDefault {

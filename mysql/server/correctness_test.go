@@ -999,6 +999,12 @@ func TestUnsupportedCharsetsAndAnalyze(t *testing.T) {
 	mustExec(t, c, "INSERT INTO t0 VALUES (1), (2)")
 	wantRows(t, c, "ANALYZE TABLE t0", "t0|analyze|status|OK")
 	wantRows(t, c, "SELECT COUNT(*) FROM t0 WHERE c0 > 0", "2")
+	// Sampled binary strings and JSON documents (the histogram builder
+	// compared them with == and panicked).
+	mustExec(t, c, "CREATE TABLE t1 (a BLOB, b VARCHAR(255), c INT, j JSON, KEY (b, c, a(765)), KEY (c))")
+	mustExec(t, c, `INSERT INTO t1 VALUES ('', 'a', 0, '{}'), ('', 'a', NULL, '[1]'), ('x', 'a', 0, NULL), ('', 'a', 1, '{"a": 1}')`)
+	wantRows(t, c, "ANALYZE TABLE t1", "t1|analyze|status|OK")
+	wantRows(t, c, "SELECT COUNT(*) FROM t1 WHERE b = 'a' AND c = 0", "2")
 }
 
 // RULE-25: numeric strings with exponents no DECIMAL holds neither stall

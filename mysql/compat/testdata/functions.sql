@@ -287,3 +287,13 @@ SELECT id FROM lkx WHERE t LIKE 'a' ORDER BY id;
 SELECT id FROM lkx WHERE t LIKE 'a\\%%' ORDER BY id;
 SELECT id FROM lkx WHERE t LIKE 'a\\_b' ORDER BY id;
 SELECT id FROM lkx WHERE t LIKE 'a%' ORDER BY id;
+
+-- JSON_EXTRACT with several paths, JSON_UNQUOTE of \u escapes, FORMAT of
+-- large numbers and locales.
+SELECT JSON_EXTRACT('[10, 20, [30, 40], 1, 10]', '$[1]', '$[25]'), JSON_EXTRACT('{"key1": "asd", "key2": [2, 3]}', '$.keyX', '$.keyY'), JSON_EXTRACT('[{"a": [3, 4]}, {"b": 2}]', '$[0].a', '$[1].a');
+SELECT HEX(JSON_UNQUOTE('"\\ud83d\\ude0a"')), JSON_UNQUOTE('"a\\tb\\u00e9"'), JSON_UNQUOTE('abc');
+SELECT JSON_UNQUOTE('"\\uc080\\ude0a"');
+SELECT JSON_OBJECT(NULL, 1);
+SELECT FORMAT(1234567.891, 2, 'de_DE'), FORMAT(1234567.891, 2, 'fr_FR'), FORMAT(1234567.891, 2, 'en_IN'), FORMAT(1234567.891, 2, 'de_CH'), FORMAT(-0.004, 2);
+SELECT FORMAT(12345678901234567890.123, 1), FORMAT(1e30, 0), FORMAT(2.5, 0), FORMAT(1234.5, -1), FORMAT(-1234.567, 1), FORMAT(-0.5, 0), FORMAT(NULL, 1);
+SELECT FORMAT('12abc', 1);
