@@ -66,14 +66,15 @@ func isSubquery(e sql.Expression) bool {
 // keepInSubquery reports whether `x IN (subquery)` in filter f must stay
 // an expression (RULE-28): go-mysql-server's unnesting into a semi-join
 // panicked when x reads a column of an enclosing query ("vertex not
-// found"), and when the join it makes has more than 64 tables ("cannot
-// insert 64 into bitSet"); MySQL answers both.
+// found"), when the join it makes has more than 64 tables ("cannot
+// insert 64 into bitSet"), and when the subquery's WHERE is always false
+// (its plan an empty table: "vertex not found" again); MySQL answers all.
 func keepInSubquery(f *plan.Filter, in *plan.InSubquery) bool {
 	sq, ok := in.RightChild.(*plan.Subquery)
 	if !ok {
 		return false
 	}
-	if joinLeaves(f.Child)+subqueryLeaves(sq.Query) > maxJoinTables {
+	if joinLeaves(f.Child)+subqueryLeaves(sq.Query) > maxJoinTables || readsNothing(sq.Query) {
 		return true
 	}
 	outer := false
@@ -95,6 +96,15 @@ func providesColumn(schema sql.Schema, gf *expression.GetField) bool {
 		}
 	}
 	return false
+}
+
+// readsNothing reports whether a plan holds an empty table, what the
+// filter simplification makes of an always-false WHERE.
+func readsNothing(n sql.Node) bool {
+	return transform.InspectUp(n, func(n sql.Node) bool {
+		_, ok := n.(*plan.EmptyTable)
+		return ok
+	})
 }
 
 // subqueryLeaves counts the relations a subquery's plan reads.

@@ -179,6 +179,9 @@
 // locale separators (numformat.go); go-mysql-server's float64/int64
 // arithmetic wrapped and panicked.
 //
+// RULE-40 LIMIT 0 (or sql_select_limit = 0) returns no rows without
+// running the query (zerolimit.go); an aggregation under it panicked.
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -247,6 +250,7 @@ const (
 	onUpdateIfChangedID
 	trailingSpacesID
 	exactFormatsID
+	zeroLimitsID
 )
 
 var once sync.Once
@@ -312,6 +316,7 @@ func Install() {
 			analyzer.Rule{Id: decimalRangesID, Apply: decimalRanges},   // RULE-34, after RULE-29's casts
 			analyzer.Rule{Id: trailingSpacesID, Apply: trailingSpaces}, // RULE-38
 			analyzer.Rule{Id: exactFormatsID, Apply: exactFormats},     // RULE-39
+			analyzer.Rule{Id: zeroLimitsID, Apply: zeroLimits},         // RULE-40
 			analyzer.Rule{Id: warningsInOrderID, Apply: warningsInOrder})
 		// RULE-36 before go-mysql-server's filter simplification.
 		for i, r := range analyzer.OnceBeforeDefault {

@@ -299,3 +299,17 @@ CREATE PROCEDURE IF NOT EXISTS prc() SELECT 2;
 CALL prc();
 INSERT INTO trg VALUES (1);
 SELECT @trg;
+
+-- IN / NOT IN / EXISTS over a subquery whose WHERE is always false.
+SELECT MIN(id) FROM emp WHERE dept_id IN (SELECT id FROM dept WHERE 1 = 0);
+SELECT id FROM emp WHERE dept_id IN (SELECT id FROM dept WHERE 'x' = 'y') ORDER BY id;
+SELECT id FROM emp WHERE id NOT IN (SELECT id FROM dept WHERE 'x' = 'y') ORDER BY id;
+SELECT id FROM emp WHERE EXISTS (SELECT id FROM dept WHERE 'x' = 'y') ORDER BY id;
+
+-- LIMIT 0 and sql_select_limit = 0 over aggregations.
+SELECT SUM(salary) FROM emp LIMIT 0;
+SELECT id FROM emp ORDER BY id LIMIT 0;
+SET SESSION sql_select_limit = 0;
+SELECT SUM(salary), dept_id FROM emp GROUP BY dept_id HAVING dept_id IN (SELECT id FROM dept);
+SET SESSION sql_select_limit = DEFAULT;
+SELECT (SELECT id FROM emp LIMIT 0);
