@@ -182,6 +182,9 @@
 // RULE-40 LIMIT 0 (or sql_select_limit = 0) returns no rows without
 // running the query (zerolimit.go); an aggregation under it panicked.
 //
+// RULE-41 A CALL keeps each result SELECT of its procedure for the server
+// to send as its own result set (procresults.go).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -251,6 +254,7 @@ const (
 	trailingSpacesID
 	exactFormatsID
 	zeroLimitsID
+	procedureResultsID
 )
 
 var once sync.Once
@@ -313,10 +317,11 @@ func Install() {
 			analyzer.Rule{Id: primaryKeyChangesID, Apply: primaryKeyChanges},
 			analyzer.Rule{Id: padSpaceComparisonsID, Apply: padSpaceComparisons},
 			analyzer.Rule{Id: numericPrefixesID, Apply: numericPrefixes},
-			analyzer.Rule{Id: decimalRangesID, Apply: decimalRanges},   // RULE-34, after RULE-29's casts
-			analyzer.Rule{Id: trailingSpacesID, Apply: trailingSpaces}, // RULE-38
-			analyzer.Rule{Id: exactFormatsID, Apply: exactFormats},     // RULE-39
-			analyzer.Rule{Id: zeroLimitsID, Apply: zeroLimits},         // RULE-40
+			analyzer.Rule{Id: decimalRangesID, Apply: decimalRanges},       // RULE-34, after RULE-29's casts
+			analyzer.Rule{Id: trailingSpacesID, Apply: trailingSpaces},     // RULE-38
+			analyzer.Rule{Id: exactFormatsID, Apply: exactFormats},         // RULE-39
+			analyzer.Rule{Id: zeroLimitsID, Apply: zeroLimits},             // RULE-40
+			analyzer.Rule{Id: procedureResultsID, Apply: procedureResults}, // RULE-41
 			analyzer.Rule{Id: warningsInOrderID, Apply: warningsInOrder})
 		// RULE-36 before go-mysql-server's filter simplification.
 		for i, r := range analyzer.OnceBeforeDefault {

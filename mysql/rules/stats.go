@@ -11,8 +11,10 @@ import (
 // of an empty table succeeds with nothing to record (RULE-21): its
 // histogram builder divides by the number of sampled rows and panicked
 // (`CREATE TABLE t0(c0 INT UNIQUE); ANALYZE TABLE t0`). It also compares
-// sampled key values with ==, which panicked on binary strings and JSON:
-// the table it samples hands those over as their text.
+// sampled key values with ==, which panicked on binary strings and JSON,
+// and its join estimates panicked on NULL bucket bounds: the table it
+// samples hands binary strings and JSON over as their text and NULL as
+// the type's zero.
 func SafeStats(sp sql.StatsProvider) sql.StatsProvider { return safeStats{sp} }
 
 type safeStats struct{ sql.StatsProvider }
@@ -54,10 +56,13 @@ func (c comparableSample) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.
 	if err != nil {
 		return nil, err
 	}
-	return comparableRows{it}, nil
+	return comparableRows{RowIter: it, sch: c.Schema()}, nil
 }
 
-type comparableRows struct{ sql.RowIter }
+type comparableRows struct {
+	sql.RowIter
+	sch sql.Schema
+}
 
 func (r comparableRows) Next(ctx *sql.Context) (sql.Row, error) {
 	row, err := r.RowIter.Next(ctx)
@@ -66,6 +71,13 @@ func (r comparableRows) Next(ctx *sql.Context) (sql.Row, error) {
 	}
 	for i, v := range row {
 		switch x := v.(type) {
+		case nil:
+			// go-mysql-server's join estimates read bucket bounds as
+			// numbers and panicked on a NULL one: the sample counts a
+			// NULL as the type's zero.
+			if i < len(r.sch) {
+				row[i] = r.sch[i].Type.Zero()
+			}
 		case []byte:
 			row[i] = string(x)
 		case sql.JSONWrapper:

@@ -1005,6 +1005,14 @@ func TestUnsupportedCharsetsAndAnalyze(t *testing.T) {
 	mustExec(t, c, `INSERT INTO t1 VALUES ('', 'a', 0, '{}'), ('', 'a', NULL, '[1]'), ('x', 'a', 0, NULL), ('', 'a', 1, '{"a": 1}')`)
 	wantRows(t, c, "ANALYZE TABLE t1", "t1|analyze|status|OK")
 	wantRows(t, c, "SELECT COUNT(*) FROM t1 WHERE b = 'a' AND c = 0", "2")
+	// Histograms of columns with NULLs, joined (the join estimate read a
+	// NULL bucket bound as a float64 and panicked).
+	mustExec(t, c, "CREATE TABLE ns1 (a INT, b INT, KEY (a), KEY (b))")
+	mustExec(t, c, "CREATE TABLE ns2 (a INT, c INT, KEY (a))")
+	mustExec(t, c, "INSERT INTO ns1 SELECT IF(seq % 3 = 0, NULL, seq % 50), seq FROM seq_1_to_2000")
+	mustExec(t, c, "INSERT INTO ns2 SELECT IF(seq % 4 = 0, NULL, seq % 40), seq FROM seq_1_to_1000")
+	mustExec(t, c, "ANALYZE TABLE ns1, ns2")
+	wantRows(t, c, "SELECT COUNT(*) FROM ns1 JOIN ns2 ON ns1.a = ns2.a WHERE ns1.b < 500", "5000")
 }
 
 // RULE-25: numeric strings with exponents no DECIMAL holds neither stall
@@ -1219,4 +1227,87 @@ func TestLoadFile(t *testing.T) {
 	if n := PanicsRecovered() - before; n != 0 {
 		t.Errorf("%d panic(s) recovered", n)
 	}
+}
+
+// SRV-CALL / RULE-41: a CALL answers one result set per SELECT its
+// procedure runs (a nested CALL's included), in order, then the
+// statements after it, to a client with multi-statements and to one
+// without (go-sql-driver's default), which still cannot send two
+// statements in one query.
+func TestCallResultSets(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	defer ts.stop()
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE pt (a INT PRIMARY KEY, s VARCHAR(5))")
+	mustExec(t, c, "INSERT INTO pt VALUES (1, 'x'), (2, 'y')")
+	mustExec(t, c, "CREATE PROCEDURE inner_p() SELECT 'inner' AS w")
+	mustExec(t, c, `CREATE PROCEDURE p() BEGIN
+		DECLARE n INT;
+		SELECT a, s FROM pt ORDER BY a;
+		SELECT COUNT(*) INTO n FROM pt;
+		DELETE FROM pt WHERE a = 1;
+		CALL inner_p();
+		SELECT n AS before_delete, COUNT(*) AS after_delete FROM pt;
+	END`)
+	multi, err := sql.Open("mysql", fmt.Sprintf("root@tcp(%s)/d?multiStatements=true", ts.srv.Addr()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer multi.Close()
+	if got, want := resultSets(t, multi, "CALL p(); SELECT 'after'"), "[[1|x 2|y] [inner] [2|1] [after]]"; got != want {
+		t.Errorf("multi-statements: result sets %s, want %s", got, want)
+	}
+	wantRows(t, multi, "SELECT COUNT(*) FROM pt", "1")
+	mustExec(t, c, "INSERT INTO pt VALUES (1, 'x')")
+	if got, want := resultSets(t, c, "CALL p()"), "[[1|x 2|y] [inner] [2|1]]"; got != want {
+		t.Errorf("one statement per query: result sets %s, want %s", got, want)
+	}
+	wantErrCode(t, c, 1064, "CALL p(); SELECT 1")
+	wantRows(t, c, "SELECT COUNT(*) FROM pt", "1")
+}
+
+// resultSets reads every result set q answers (those with columns).
+func resultSets(t *testing.T, db *sql.DB, q string) string {
+	t.Helper()
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	rows, err := conn.QueryContext(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var sets [][]string
+	for {
+		cols, _ := rows.Columns()
+		var set []string
+		for rows.Next() {
+			vals := make([]sql.NullString, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			var f []string
+			for _, v := range vals {
+				f = append(f, v.String)
+			}
+			set = append(set, strings.Join(f, "|"))
+		}
+		if len(cols) > 0 {
+			sets = append(sets, set)
+		}
+		if !rows.NextResultSet() {
+			break
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprint(sets)
 }

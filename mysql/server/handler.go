@@ -59,6 +59,8 @@ func (h *errorHandler) ComResetConnection(c *mysql.Conn) (err error) {
 // ConnectionClosed forgets c's session.
 func (h *errorHandler) ConnectionClosed(c *mysql.Conn) {
 	h.sessions.Delete(c.ConnectionID)
+	pendingCalls.Delete(c.ConnectionID)
+	singleStatementClients.Delete(c.ConnectionID)
 	h.Handler.ConnectionClosed(c)
 }
 
@@ -609,6 +611,7 @@ func globalInt(name string) (int64, bool) {
 
 func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (err error) {
 	defer recoverCommand(c, &err)
+	routeThroughMulti(c) // SRV-CALL
 	if err := packetLimit(len(query)); err != nil {
 		return err
 	}
@@ -876,10 +879,19 @@ func unknownVariable(query string, err error) error {
 
 func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (rest string, err error) {
 	defer recoverCommand(c, &err)
+	if rest, ok, err := h.nextCallResult(c, query, cb); ok { // SRV-CALL
+		return rest, err
+	}
+	if _, single := singleStatementClients.Load(c.ConnectionID); single && !singleCall(query) {
+		return "", h.ComQuery(ctx, c, query, cb)
+	}
 	if err := packetLimit(len(query)); err != nil {
 		return "", err
 	}
 	query = h.rewrite(c, query)
+	if startsWithWord(query, "call") {
+		return h.callWithResults(ctx, c, query, cb)
+	}
 	// The mariadb client sends every statement this way: the statements
 	// strata answers itself are recognized in the first one (split only
 	// when the text may hold one, to keep the tokenizing off the path of
