@@ -1311,3 +1311,31 @@ func resultSets(t *testing.T, db *sql.DB, q string) string {
 	}
 	return fmt.Sprint(sets)
 }
+
+// SRV-CHARSET: a latin1 client's statement bytes are read as latin1 (they
+// were refused as invalid utf8mb4), its results and column names go out
+// in latin1, and a utf8mb4 client reads the same text.
+func TestLatin1Client(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	defer ts.stop()
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	l1, err := sql.Open("mysql", fmt.Sprintf("root@tcp(%s)/d?charset=latin1", ts.srv.Addr()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l1.Close()
+	l1.SetMaxOpenConns(1)
+	mustExec(t, l1, "CREATE TABLE l (a VARCHAR(10))")
+	mustExec(t, l1, "INSERT INTO l VALUES ('\xe9t\xe9')")
+	wantRows(t, l1, "SELECT a, HEX(a), CHAR_LENGTH(a) FROM l", "\xe9t\xe9|C3A974C3A9|3")
+	rows, err := l1.Query("SELECT 1 AS '\xe9'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols, _ := rows.Columns()
+	rows.Close()
+	if len(cols) != 1 || cols[0] != "\xe9" {
+		t.Errorf("column name %q, want latin1 \\xe9", cols)
+	}
+	wantRows(t, ts.open("d"), "SELECT a FROM l WHERE a = 'été'", "été")
+}

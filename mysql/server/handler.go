@@ -191,6 +191,9 @@ func (h *errorHandler) spool(c *mysql.Conn, query string, cb mysql.ResultSpoolFn
 			if fixFields(res) {
 				fields = res.Fields
 			}
+			if s := h.session(c); s != nil {
+				namesInResultsCharset(s, res) // SRV-CHARSET
+			}
 		}
 		if fields != nil {
 			fixFloats(res, fields)
@@ -533,6 +536,7 @@ func (h *errorHandler) rewrite(c *mysql.Conn, query string) string {
 	if s == nil {
 		return rewriteQuery(query, true)
 	}
+	query = clientText(s, query)
 	beginDiagnostics(s, query)
 	s.BeginInsertIDs()
 	mode := ""
@@ -974,6 +978,9 @@ func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mys
 			h.setStatus(c)
 			if fixFields(res) {
 				fields = res.Fields
+			}
+			if s := h.session(c); s != nil {
+				namesInResultsCharset(s, res) // SRV-CHARSET
 			}
 		}
 		if fields != nil {
