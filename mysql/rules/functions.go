@@ -8,7 +8,10 @@ import (
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/sqltypes"
 	"github.com/shopspring/decimal"
 )
 
@@ -34,7 +37,55 @@ func Functions() []sql.Function {
 		fn("insert", 4, 4, fixed(types.LongText), insertString),
 		fn("export_set", 3, 5, fixed(types.LongText), exportSet),
 		keepNulls(fn("make_set", 2, 64, fixed(types.LongText), makeSet)),
+		fn("strata_typed_date", 1, 1, fixed(types.Date), typedValue(types.Date)),
+		fn("strata_typed_time", 1, 1, fixed(types.Time), typedValue(types.Time)),
+		fn("strata_typed_timestamp", 1, 1, timestampLiteralType, func(ctx *sql.Context, a []any) (any, error) {
+			return typedValue(timestampLiteralType([]sql.Expression{expression.NewLiteral(a[0], types.LongText)}))(ctx, a)
+		}),
 	)
+}
+
+// FUNC-4 DATE 'x', TIME 'x' and TIMESTAMP 'x' are typed literals, which
+// the server rewrites to strata_typed_date('x') and its kin (the names
+// of result columns read as written): go-mysql-server read them as plain
+// strings, so DATE '2024-01-01' + 1 was 2025 (MySQL: 20240102). A
+// TIMESTAMP literal is a DATETIME with as many fractional digits as it
+// writes, as in MySQL.
+func typedValue(t sql.Type) func(*sql.Context, []any) (any, error) {
+	return func(ctx *sql.Context, a []any) (any, error) {
+		v, _, err := t.Convert(ctx, a[0])
+		if err != nil {
+			return nil, mysql.NewSQLError(1525, "HY000", "Incorrect %s value: '%v'", literalTypeName(t), a[0])
+		}
+		return v, nil
+	}
+}
+
+func literalTypeName(t sql.Type) string {
+	switch {
+	case types.IsDateType(t):
+		return "DATE"
+	case types.IsTimespan(t):
+		return "TIME"
+	}
+	return "DATETIME"
+}
+
+func timestampLiteralType(args []sql.Expression) sql.Type {
+	fsp := 0
+	if lit, ok := args[0].(*expression.Literal); ok {
+		if s, ok := lit.Value().(string); ok {
+			if dot := strings.LastIndexByte(s, '.'); dot >= 0 {
+				for _, c := range s[dot+1:] {
+					if c < '0' || c > '9' || fsp == 6 {
+						break
+					}
+					fsp++
+				}
+			}
+		}
+	}
+	return types.MustCreateDatetimeType(sqltypes.Datetime, fsp)
 }
 
 // scalar is a function of fixed arity over evaluated arguments: NULL in,

@@ -185,6 +185,9 @@
 // RULE-41 A CALL keeps each result SELECT of its procedure for the server
 // to send as its own result set (procresults.go).
 //
+// RULE-42 Dates and times in arithmetic are the numbers MySQL reads them
+// as: YYYYMMDD, YYYYMMDDhhmmss, hhmmss (datenumbers.go).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -194,6 +197,9 @@
 //
 // FUNC-3 DEFAULT(col) in expressions is the column's default value,
 // rewritten by the server to strata_fn_default(col) (coldefault.go).
+//
+// FUNC-4 DATE 'x', TIME 'x' and TIMESTAMP 'x' are typed literals, rewritten
+// by the server to strata_typed_date('x') and its kin (functions.go).
 //
 // Except RULE-8, RULE-13, RULE-23, RULE-27 and RULE-36, the rules run
 // last in every statement's analysis (go-mysql-server's OnceAfterAll
@@ -255,6 +261,7 @@ const (
 	exactFormatsID
 	zeroLimitsID
 	procedureResultsID
+	datesAsNumbersID
 )
 
 var once sync.Once
@@ -322,6 +329,7 @@ func Install() {
 			analyzer.Rule{Id: exactFormatsID, Apply: exactFormats},         // RULE-39
 			analyzer.Rule{Id: zeroLimitsID, Apply: zeroLimits},             // RULE-40
 			analyzer.Rule{Id: procedureResultsID, Apply: procedureResults}, // RULE-41
+			analyzer.Rule{Id: datesAsNumbersID, Apply: datesAsNumbers},     // RULE-42
 			analyzer.Rule{Id: warningsInOrderID, Apply: warningsInOrder})
 		// RULE-36 before go-mysql-server's filter simplification.
 		for i, r := range analyzer.OnceBeforeDefault {

@@ -167,6 +167,14 @@ func rewriteQuery(q string, backslashEscapes bool) string {
 					emit(i, "", j-i)
 				}
 			}
+			if !ddl && j-i >= 4 && j-i <= 9 && (i == 0 || !isIdentByte(q[i-1]) && q[i-1] != '.') {
+				if k, end, ok := typedLiteral(q, i, j, backslashEscapes); ok {
+					emit(i, "strata_typed_"+strings.ToLower(q[i:j])+"(", k-i) // rules FUNC-4
+					closes = append(closes, closeAt{end, ")"})
+					i = k
+					continue
+				}
+			}
 			if !ddl && j-i == 3 && strings.EqualFold(q[i:j], "FOR") && (i == 0 || !isIdentByte(q[i-1])) {
 				if end, ok := forShare(q, j); ok { // SELECT ... FOR SHARE (MySQL 8)
 					emit(i, "LOCK IN SHARE MODE", end-i)
@@ -393,6 +401,14 @@ func unrewriteName(name string) string {
 			return name
 		}
 		open += i
+		if lower := strings.ToLower(name[i:open]); strings.HasPrefix(lower, "strata_typed_") {
+			c := matchParen(name, open) // strata_typed_date('x'): DATE 'x'
+			if c < 0 {
+				return name
+			}
+			name = name[:i] + strings.ToUpper(lower[len("strata_typed_"):]) + " " + name[open+1:c] + name[c+1:]
+			continue
+		}
 		if strings.HasPrefix(strings.ToLower(name[i:open]), "strata_fn_") {
 			name = name[:i] + name[i+len("strata_fn_"):]
 			continue
@@ -598,6 +614,44 @@ func containsFold(s, sub string) bool {
 var createViewRE = regexp.MustCompile(`(?is)^\s*create\s+(?:or\s+replace\s+)?(?:algorithm\s*=\s*\w+\s+)?(?:definer\s*=\s*\S+\s+)?(?:sql\s+security\s+\w+\s+)?view\s`)
 
 func isDDL(q string) bool { return startsWithWord(q, "create", "alter") }
+
+// typedLiteral recognizes DATE 'x', TIME 'x' and TIMESTAMP 'x' at q[i:j]
+// (the word): k is where the literal starts, end where it ends. The
+// literal becomes strata_typed_date('x') and its kin (rules FUNC-4).
+func typedLiteral(q string, i, j int, backslashEscapes bool) (k, end int, ok bool) {
+	switch strings.ToUpper(q[i:j]) {
+	case "DATE", "TIME", "TIMESTAMP":
+	default:
+		return 0, 0, false
+	}
+	k = j
+	for k < len(q) && isSpace(q[k]) {
+		k++
+	}
+	if k >= len(q) || q[k] != '\'' && q[k] != '"' {
+		return 0, 0, false
+	}
+	quote := q[k]
+	e := k + 1
+	for e < len(q) {
+		if q[e] == '\\' && backslashEscapes {
+			e += 2
+			continue
+		}
+		if q[e] == quote {
+			if e+1 < len(q) && q[e+1] == quote {
+				e += 2
+				continue
+			}
+			break
+		}
+		e++
+	}
+	if e >= len(q) {
+		return 0, 0, false
+	}
+	return k, e + 1, true
+}
 
 // defaultCall recognizes DEFAULT f(...) and DEFAULT (expr) at q[i:j] (the
 // word DEFAULT) and returns the extent of f(...) or of (expr) with its

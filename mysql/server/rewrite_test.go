@@ -53,6 +53,7 @@ func TestRewriteQuery(t *testing.T) {
 		{"SELECT HIGH_PRIORITY SQL_BUFFER_RESULT a FROM (SELECT SQL_SMALL_RESULT b FROM t) x", "SELECT   a FROM (SELECT  b FROM t) x"},
 		{"SELECT a AS sql_small_result, `delayed` FROM t WHERE quick = 1", "SELECT a AS sql_small_result, `delayed` FROM t WHERE quick = 1"},
 		{"UPDATE t SET quick = 1", "UPDATE t SET quick = 1"},
+		{"SELECT DATE '2024-01-01' + 1, TIME '10:00:00.5', TIMESTAMP \"2024-01-01 10:11:12\", t.date 'x', `date` 'y'", "SELECT strata_typed_date('2024-01-01') + 1, strata_typed_time('10:00:00.5'), strata_typed_timestamp(\"2024-01-01 10:11:12\"), t.date 'x', `date` 'y'"},
 		{"CREATE TABLE t (a INT, b INT DEFAULT (NOT a), c INT DEFAULT ( a IS NULL ), d INT DEFAULT ((1)))", "CREATE TABLE t (a INT, b INT DEFAULT ((NOT a)), c INT DEFAULT (( a IS NULL )), d INT DEFAULT ((1)))"},
 		{"ALTER TABLE t ALTER COLUMN b SET DEFAULT (a IS NOT NULL)", "ALTER TABLE t ALTER COLUMN b SET DEFAULT ((a IS NOT NULL))"},
 		{"CREATE VIEW v AS SELECT DEFAULT(a) FROM t", "CREATE VIEW v AS SELECT strata_fn_DEFAULT(a) FROM t"},
