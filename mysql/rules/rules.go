@@ -188,6 +188,9 @@
 // RULE-42 Dates and times in arithmetic are the numbers MySQL reads them
 // as: YYYYMMDD, YYYYMMDDhhmmss, hhmmss (datenumbers.go).
 //
+// RULE-43 Row comparisons and row IN lists are MySQL's expansions into
+// element comparisons, with their NULLs (rowcompare.go).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -262,6 +265,7 @@ const (
 	zeroLimitsID
 	procedureResultsID
 	datesAsNumbersID
+	rowComparisonsID
 )
 
 var once sync.Once
@@ -330,6 +334,7 @@ func Install() {
 			analyzer.Rule{Id: zeroLimitsID, Apply: zeroLimits},             // RULE-40
 			analyzer.Rule{Id: procedureResultsID, Apply: procedureResults}, // RULE-41
 			analyzer.Rule{Id: datesAsNumbersID, Apply: datesAsNumbers},     // RULE-42
+			analyzer.Rule{Id: rowComparisonsID, Apply: rowComparisons},     // RULE-43
 			analyzer.Rule{Id: warningsInOrderID, Apply: warningsInOrder})
 		// RULE-36 before go-mysql-server's filter simplification.
 		for i, r := range analyzer.OnceBeforeDefault {

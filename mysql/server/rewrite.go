@@ -44,6 +44,12 @@ import (
 //     becomes a comment the handler reads (ifNotExists).
 //   - DEFAULT(col) outside column definitions is strata_fn_DEFAULT(col),
 //     which rules FUNC-3 resolves to the column's default value.
+//   - MariaDB's SET STATEMENT var = value [, ...] FOR statement, when every
+//     variable only steers the optimizer (optimizer_switch, join buffers,
+//     ...), is the statement: strata's results do not depend on them.
+//   - ROW(a, b) is the row constructor (a, b).
+//   - DATE 'x', TIME 'x', TIMESTAMP 'x' are strata_typed_date('x') and its
+//     kin (rules FUNC-4): the parser reads them as plain strings.
 //   - x op ALL (subquery), x op ANY|SOME (subquery) is x op
 //     strata_all((subquery)) / strata_any(...), a marker function that
 //     rules RULE-23 turns into a quantified comparison; SUM(ALL x) and
@@ -62,6 +68,9 @@ func rewriteQuery(q string, backslashEscapes bool) string {
 		out.WriteString(q[last:i])
 		out.WriteString(repl)
 		last = i + skip
+	}
+	if rest, ok := setStatementFor(q); ok {
+		return rewriteQuery(rest, backslashEscapes)
 	}
 	if m := prepareFromRE.FindStringSubmatchIndex(q); m != nil {
 		return prepareFrom(q, m[3]-1, backslashEscapes)
@@ -166,6 +175,9 @@ func rewriteQuery(q string, backslashEscapes bool) string {
 				if head, drop = modifier(head, q[i:j]); drop {
 					emit(i, "", j-i)
 				}
+			}
+			if j-i == 3 && j < len(q) && q[j] == '(' && (i == 0 || !isIdentByte(q[i-1]) && q[i-1] != '.') && strings.EqualFold(q[i:j], "ROW") {
+				emit(i, "(/*"+q[i:j]+"*/", 4) // ROW(a, b) is (a, b); the comment keeps column names as written
 			}
 			if !ddl && j-i >= 4 && j-i <= 9 && (i == 0 || !isIdentByte(q[i-1]) && q[i-1] != '.') {
 				if k, end, ok := typedLiteral(q, i, j, backslashEscapes); ok {
@@ -391,6 +403,9 @@ func unrewriteName(name string) string {
 	for _, w := range []string{"ALL", "all", "All"} {
 		name = strings.ReplaceAll(name, "/*"+w+"*/", w)
 	}
+	for _, w := range []string{"ROW", "row", "Row"} {
+		name = strings.ReplaceAll(name, "(/*"+w+"*/", w+"(")
+	}
 	for {
 		i := strings.Index(strings.ToLower(name), "strata_")
 		if i < 0 {
@@ -614,6 +629,79 @@ func containsFold(s, sub string) bool {
 var createViewRE = regexp.MustCompile(`(?is)^\s*create\s+(?:or\s+replace\s+)?(?:algorithm\s*=\s*\w+\s+)?(?:definer\s*=\s*\S+\s+)?(?:sql\s+security\s+\w+\s+)?view\s`)
 
 func isDDL(q string) bool { return startsWithWord(q, "create", "alter") }
+
+// optimizerOnly are the variables SET STATEMENT may set around a
+// statement whose result they cannot change in strata.
+var optimizerOnly = map[string]bool{
+	"optimizer_switch": true, "optimizer_search_depth": true, "optimizer_prune_level": true,
+	"optimizer_use_condition_selectivity": true, "optimizer_trace": true, "optimizer_max_sel_arg_weight": true,
+	"optimizer_join_limit_pref_ratio": true, "optimizer_extra_pruning_depth": true,
+	"join_cache_level": true, "join_buffer_size": true, "join_buffer_space_limit": true,
+	"sort_buffer_size": true, "mrr_buffer_size": true, "rowid_merge_buff_size": true,
+	"use_stat_tables": true, "histogram_size": true, "histogram_type": true,
+	"in_predicate_conversion_threshold": true, "expensive_subquery_limit": true,
+	"eq_range_index_dive_limit": true, "tmp_table_size": true, "tmp_memory_table_size": true,
+	"max_heap_table_size": true, "big_tables": true, "range_alloc_block_size": true,
+	"optimizer_selectivity_sampling_limit": true,
+}
+
+// setStatementFor recognizes MariaDB's SET STATEMENT assignments FOR
+// statement whose variables are all in optimizerOnly, and returns the
+// statement.
+func setStatementFor(q string) (string, bool) {
+	if !startsWithWord(q, "set") {
+		return "", false
+	}
+	i := skipSpace(q, 0) + 3
+	j := skipSpace(q, i)
+	if j == i || j+9 > len(q) || !strings.EqualFold(q[j:j+9], "statement") {
+		return "", false
+	}
+	i = j + 9
+	for {
+		i = skipSpace(q, i)
+		start := i
+		for i < len(q) && (isIdentByte(q[i]) || q[i] == '@' || q[i] == '.') {
+			i++
+		}
+		name := strings.ToLower(strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(q[start:i], "@@"), "session."), "local."))
+		if !optimizerOnly[name] {
+			return "", false
+		}
+		i = skipSpace(q, i)
+		if i >= len(q) || q[i] != '=' {
+			return "", false
+		}
+		i = skipSpace(q, i+1)
+		if i < len(q) && (q[i] == '\'' || q[i] == '"') {
+			e := strings.IndexByte(q[i+1:], q[i])
+			if e < 0 {
+				return "", false
+			}
+			i += e + 2
+		} else {
+			for i < len(q) && !isSpace(q[i]) && q[i] != ',' {
+				i++
+			}
+		}
+		i = skipSpace(q, i)
+		if i < len(q) && q[i] == ',' {
+			i++
+			continue
+		}
+		if i+3 <= len(q) && strings.EqualFold(q[i:i+3], "for") && (i+3 == len(q) || !isIdentByte(q[i+3])) {
+			return q[i+3:], true
+		}
+		return "", false
+	}
+}
+
+func skipSpace(q string, i int) int {
+	for i < len(q) && isSpace(q[i]) {
+		i++
+	}
+	return i
+}
 
 // typedLiteral recognizes DATE 'x', TIME 'x' and TIMESTAMP 'x' at q[i:j]
 // (the word): k is where the literal starts, end where it ends. The

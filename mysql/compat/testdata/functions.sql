@@ -302,3 +302,12 @@ SELECT FORMAT('12abc', 1);
 SELECT TIMESTAMP '2024-01-01 10:11:12' + 0, CAST('2024-01-01 10:11:12.5' AS DATETIME(2)) + 0, DATE '2024-01-01' - 1, DATE '2024-01-01' * 2, CAST('-01:02:03' AS TIME) + 0;
 SELECT DATE '2024-01-01' / 2, DATE '2024-01-01' DIV 100, DATE '2024-01-01' % 100, TIME '10:00:00' * 1, DATE '2024-01-01' + INTERVAL 1 DAY, DATE '2024-01-01';
 SELECT 7 % 3, -7 % 3, MOD(7, -3), 7.5 % 2, MOD(18446744073709551615, 10), CAST(7 AS UNSIGNED) % 2;
+
+-- Row comparisons with NULLs; ROW(); SET STATEMENT for optimizer variables.
+CREATE TABLE rown (a INT, b INT, KEY (a, b));
+INSERT INTO rown VALUES (1, NULL), (1, 1), (2, 2);
+SELECT a, b, (a, b) IN ((1, 1), (2, 2)), (a, b) = (1, 1), (a, b) < (1, 2), (a, b) <=> (1, NULL), NOT (a, b) IN ((1, 1)) FROM rown ORDER BY a, b;
+SELECT a, b FROM rown WHERE (a, b) IN ((1, 1), (2, 2)) ORDER BY a;
+SELECT a, b FROM rown WHERE NOT (a, b) IN ((1, 1)) ORDER BY a;
+SELECT ROW(1, 2) = ROW(1, 2), (1, NULL) IN ((1, 1), (2, 2)), (1, 2) < ROW(1, 3), (1, NULL) < (2, 0), (1, NULL) = (1, 2), (1, 2) >= (1, 2), (2, 1) > (1, 5);
+SET STATEMENT optimizer_switch = 'rowid_filter=off', join_cache_level = 2 FOR SELECT COUNT(*) FROM rown;
