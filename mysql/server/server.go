@@ -9,6 +9,12 @@
 // generated-column values of MariaDB dumps), DO, KILL of unknown ids and
 // DEFAULT(col). It holds no data of its own: everything durable is in the
 // engine.
+//
+// Its numbered rules, each stated where it is implemented: SRV-PANIC
+// (panics.go: a panic is answered and counted, never the end of the
+// server), SRV-CALL (callresults.go: a CALL's result sets), SRV-CHARSET
+// (charset.go: statements in the client's character set), the fast path's
+// FP-n (fastpath.go).
 package server
 
 import (
