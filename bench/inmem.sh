@@ -8,6 +8,9 @@
 #                  [--profile]   # also take a 20 s CPU profile of strata per workload
 #                  [--before REV] # also run strata built at git revision REV (a third
 #                                 # server, same settings): before/after in one run
+#                  [--ps-mode disable] # sysbench's --db-ps-mode: disable sends text
+#                                 # queries, as PyMySQL and most drivers do (default auto:
+#                                 # prepared statements)
 #
 # Needs root for nothing; installs sysbench and mariadb-server from Debian if
 # missing. Work files under $BENCH_DIR (default /var/tmp/strata-bench);
@@ -16,7 +19,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 DIR=${BENCH_DIR:-/var/tmp/strata-bench}
-BP=1G; TABLES=4; TABLE_SIZE=100000; THREADS=16; TIME=30; WARMUP=10; PROFILE=0; BEFORE=
+BP=1G; TABLES=4; TABLE_SIZE=100000; THREADS=16; TIME=30; WARMUP=10; PROFILE=0; BEFORE=; PS_MODE=auto
 WORKLOADS="oltp_point_select oltp_read_only oltp_write_only oltp_read_write"
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -29,6 +32,7 @@ while [ $# -gt 0 ]; do
 	--workloads) WORKLOADS=$2; shift 2 ;;
 	--profile) PROFILE=1; shift ;;
 	--before) BEFORE=$2; shift 2 ;;
+	--ps-mode) PS_MODE=$2; shift 2 ;;
 	*) echo "unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -103,7 +107,7 @@ done
 SB() { # SB PORT WORKLOAD ARGS...
 	local port=$1 w=$2; shift 2
 	sysbench "$w" --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port="$port" --mysql-user=root \
-		--mysql-db=sbtest --tables="$TABLES" --table-size="$TABLE_SIZE" "$@"
+		--mysql-db=sbtest --tables="$TABLES" --table-size="$TABLE_SIZE" --db-ps-mode="$PS_MODE" "$@"
 }
 for port in $PORTS; do
 	mariadb -h127.0.0.1 -P$port -uroot -e 'CREATE DATABASE sbtest'

@@ -191,6 +191,9 @@
 // RULE-43 Row comparisons and row IN lists are MySQL's expansions into
 // element comparisons, with their NULLs (rowcompare.go).
 //
+// RULE-44 MD5, SHA1, SHA2 and CRC32 digest their argument's bytes,
+// binary strings included (digests.go).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -266,6 +269,7 @@ const (
 	procedureResultsID
 	datesAsNumbersID
 	rowComparisonsID
+	binaryDigestsID
 )
 
 var once sync.Once
@@ -335,6 +339,7 @@ func Install() {
 			analyzer.Rule{Id: procedureResultsID, Apply: procedureResults}, // RULE-41
 			analyzer.Rule{Id: datesAsNumbersID, Apply: datesAsNumbers},     // RULE-42
 			analyzer.Rule{Id: rowComparisonsID, Apply: rowComparisons},     // RULE-43
+			analyzer.Rule{Id: binaryDigestsID, Apply: binaryDigests},       // RULE-44
 			analyzer.Rule{Id: warningsInOrderID, Apply: warningsInOrder})
 		// RULE-36 before go-mysql-server's filter simplification.
 		for i, r := range analyzer.OnceBeforeDefault {

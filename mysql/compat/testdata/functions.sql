@@ -311,3 +311,6 @@ SELECT a, b FROM rown WHERE (a, b) IN ((1, 1), (2, 2)) ORDER BY a;
 SELECT a, b FROM rown WHERE NOT (a, b) IN ((1, 1)) ORDER BY a;
 SELECT ROW(1, 2) = ROW(1, 2), (1, NULL) IN ((1, 1), (2, 2)), (1, 2) < ROW(1, 3), (1, NULL) < (2, 0), (1, NULL) = (1, 2), (1, 2) >= (1, 2), (2, 1) > (1, 5);
 SET STATEMENT optimizer_switch = 'rowid_filter=off', join_cache_level = 2 FOR SELECT COUNT(*) FROM rown;
+
+-- Digests of binary strings.
+SELECT SHA2(x'ff', 224), SHA2('abc', 256), SHA2('abc', 0), MD5(x'ff'), SHA1(x'00ff'), SHA('abc'), CRC32(x'ff'), CRC32('MySQL'), MD5(NULL), MD5(123);
