@@ -467,14 +467,17 @@ func (e *editor) update(ctx *sql.Context, tx *engine.Tx, old, row sql.Row) error
 			if err := e.lockUniqueValues(ctx, tx, old); err != nil {
 				return err
 			}
-			if !ix.hasNull(row) {
-				if err := e.checkUnique(ctx, tx, ix, row, newKey); err != nil {
-					return err
-				}
-			}
 		}
+		// The old entry goes before the check: when only the primary key
+		// changed, the row's own entry (same value, old key) is not a
+		// duplicate of it.
 		if err := tx.Delete(ix.ks, oe); err != nil {
 			return err
+		}
+		if ix.def.Unique && !ix.hasNull(row) {
+			if err := e.checkUnique(ctx, tx, ix, row, newKey); err != nil {
+				return err
+			}
 		}
 		if err := tx.Put(ix.ks, ne, nil); err != nil {
 			return err

@@ -43,6 +43,9 @@ import (
 // leaves a table behind in go-mysql-server; StatementDone drops it.
 // SES-8 A statement's insert ids (OK packet, LAST_INSERT_ID) are what the
 // editor saw it write (insertid.go).
+// SES-10 COMMIT AND CHAIN / ROLLBACK AND CHAIN (the parser drops the
+// clause; the server detects it) start a new transaction at once with the
+// ended one's isolation level and access mode (ChainState, ChainIsolation).
 
 var ioEOF = io.EOF
 

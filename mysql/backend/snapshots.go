@@ -99,6 +99,20 @@ func (s *Session) ConsistentSnapshot(ctx *sql.Context) error {
 	return nil
 }
 
+// ChainState is what COMMIT/ROLLBACK AND CHAIN carries into the next
+// transaction (SES-10): the ending transaction's isolation level and
+// access mode. ok is false outside an explicit transaction.
+func (s *Session) ChainState(ctx *sql.Context) (level string, readOnly, ok bool) {
+	if s.gtx == nil {
+		return "", false, false
+	}
+	return s.isolation(ctx), s.gtx.readOnly, true
+}
+
+// ChainIsolation makes level the isolation of the transaction a chained
+// COMMIT/ROLLBACK starts next (SES-10).
+func (s *Session) ChainIsolation(level string) { s.nextIsolation = level }
+
 // serializableRead reports whether a plain read of the current statement
 // is a shared locking read (SES-9: SERIALIZABLE inside a transaction).
 func (s *Session) serializableRead(ctx *sql.Context) bool {

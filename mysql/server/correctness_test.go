@@ -1339,3 +1339,52 @@ func TestLatin1Client(t *testing.T) {
 	}
 	wantRows(t, ts.open("d"), "SELECT a FROM l WHERE a = 'été'", "été")
 }
+
+// Changing a row's primary key keeps its unique secondary values: the
+// row's own entry under the old key is no duplicate (the compat corpus's
+// UPDATE t SET id = id + 1 failed with 1062 on the unchanged column).
+func TestUpdatePrimaryKeyKeepsUniqueValues(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE t (id INT PRIMARY KEY, u INT UNIQUE, v VARCHAR(5))")
+	mustExec(t, c, "INSERT INTO t VALUES (1, 1, 'a'), (5, 5, 'b')")
+	mustExec(t, c, "UPDATE t SET id = id + 1")
+	wantRows(t, c, "SELECT id, u FROM t ORDER BY id", "2|1", "6|5")
+	wantRows(t, c, "SELECT id FROM t FORCE INDEX (u) WHERE u = 5", "6")
+	wantErrCode(t, c, 1062, "UPDATE t SET id = 6 WHERE id = 2")
+	// A new key and a new unique value at once, then a real conflict.
+	mustExec(t, c, "UPDATE t SET id = 7, u = 7 WHERE id = 6")
+	wantErrCode(t, c, 1062, "UPDATE t SET u = 7 WHERE id = 2")
+	wantRows(t, c, "SELECT id, u FROM t ORDER BY id", "2|1", "7|7")
+	wantRows(t, c, "SELECT COUNT(*) FROM t FORCE INDEX (u) WHERE u IN (1, 5, 7)", "2")
+	wantRows(t, c, "CHECK TABLE t", "d.t|check|status|OK")
+}
+
+// SES-10: COMMIT AND CHAIN and ROLLBACK AND CHAIN start the next
+// transaction at once, with the ended one's access mode.
+func TestCommitAndChain(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	db := ts.open("d")
+	mustExec(t, db, "CREATE TABLE a (id INT PRIMARY KEY)")
+	ctx := context.Background()
+	c, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, q := range []string{"BEGIN", "INSERT INTO a VALUES (1)", "COMMIT AND CHAIN",
+		"INSERT INTO a VALUES (2)", "ROLLBACK AND CHAIN", "INSERT INTO a VALUES (3)", "ROLLBACK",
+		"INSERT INTO a VALUES (4)", "ROLLBACK AND NO CHAIN"} {
+		mustExec(t, c, q)
+	}
+	// 4 was autocommitted: AND NO CHAIN ended nothing.
+	wantRows(t, c, "SELECT id FROM a ORDER BY id", "1", "4")
+	mustExec(t, c, "START TRANSACTION READ ONLY")
+	mustExec(t, c, "COMMIT WORK AND CHAIN")
+	wantErrCode(t, c, 1792, "INSERT INTO a VALUES (5)")
+	mustExec(t, c, "COMMIT")
+	mustExec(t, c, "INSERT INTO a VALUES (5)")
+	wantRows(t, c, "SELECT COUNT(*) FROM a", "3")
+}

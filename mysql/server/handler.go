@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/sirupsen/logrus"
 	"math"
 	"regexp"
 	"strconv"
@@ -624,7 +625,8 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 		h.done(c, err)
 		return err
 	}
-	err = statementErrors(query, h.mapError(c, h.Handler.ComQuery(ctx, c, query, h.spool(c, query, cb))))
+	ch := h.chainOf(ctx, c, query)
+	err = statementErrors(query, h.mapError(c, h.Handler.ComQuery(ctx, c, query, h.spool(c, query, chainStatus(c, ch, cb)))))
 	if h.ifNotExists(c, query, err) {
 		h.setStatus(c)
 		err = cb(&sqltypes.Result{}, false)
@@ -633,10 +635,81 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 		err = h.consistentSnapshot(ctx, c, query)
 	}
 	h.done(c, err)
+	h.chainAfter(ctx, c, ch, err)
 	return err
 }
 
+// chainAfter starts the chained transaction after a COMMIT/ROLLBACK AND
+// CHAIN that succeeded. The OK packet is out: a failure to chain can only
+// be logged, and the session is left outside a transaction.
+func (h *errorHandler) chainAfter(ctx context.Context, c *mysql.Conn, ch *chainedTx, err error) {
+	if err != nil || ch == nil {
+		return
+	}
+	if cerr := h.chain(ctx, c, ch); cerr != nil {
+		logrus.Errorf("strata: connection %d: AND CHAIN: %v", c.ConnectionID, cerr)
+	}
+	h.done(c, nil)
+}
+
 var nextIsolationRE = regexp.MustCompile(`(?i)^\s*SET\s+TRANSACTION\s+ISOLATION\s+LEVEL\s+(READ\s+UNCOMMITTED|READ\s+COMMITTED|REPEATABLE\s+READ|SERIALIZABLE)\s*;?\s*$`)
+
+var chainRE = regexp.MustCompile(`(?is)^\s*(?:COMMIT|ROLLBACK)(?:\s+WORK)?\s+AND\s+CHAIN\b`)
+
+// chainedTx is what COMMIT/ROLLBACK AND CHAIN carries into the next
+// transaction (backend SES-10).
+type chainedTx struct {
+	level    string
+	readOnly bool
+}
+
+// chainOf reads, before the statement runs, the transaction a COMMIT or
+// ROLLBACK AND CHAIN ends; nil for any other statement.
+func (h *errorHandler) chainOf(ctx context.Context, c *mysql.Conn, query string) *chainedTx {
+	if !startsWithWord(query, "commit", "rollback") || !chainRE.MatchString(query) {
+		return nil
+	}
+	s := h.session(c)
+	if s == nil {
+		return nil
+	}
+	level, readOnly, ok := s.ChainState(sql.NewContext(ctx, sql.WithSession(s)))
+	if !ok {
+		level, readOnly = "", false
+	}
+	return &chainedTx{level, readOnly}
+}
+
+// chain starts the transaction a COMMIT/ROLLBACK AND CHAIN asks for once
+// the statement has ended the previous one (the parser drops the clause).
+func (h *errorHandler) chain(ctx context.Context, c *mysql.Conn, ch *chainedTx) error {
+	if ch == nil {
+		return nil
+	}
+	start := "START TRANSACTION"
+	if ch.readOnly {
+		start += " READ ONLY"
+	}
+	if err := h.Handler.ComQuery(ctx, c, start, func(*sqltypes.Result, bool) error { return nil }); err != nil {
+		return err
+	}
+	if s := h.session(c); s != nil && ch.level != "" {
+		s.ChainIsolation(ch.level)
+	}
+	return nil
+}
+
+// chainStatus has the OK packet of a COMMIT/ROLLBACK AND CHAIN report the
+// transaction chain starts right after it.
+func chainStatus(c *mysql.Conn, ch *chainedTx, cb mysql.ResultSpoolFn) mysql.ResultSpoolFn {
+	if ch == nil {
+		return cb
+	}
+	return func(res *sqltypes.Result, more bool) error {
+		c.StatusFlags |= mysql.ServerInTransaction
+		return cb(res, more)
+	}
+}
 
 var consistentSnapshotRE = regexp.MustCompile(`(?is)^\s*START\s+TRANSACTION\b[^;]*\bWITH\s+CONSISTENT\s+SNAPSHOT\b`)
 
@@ -911,7 +984,8 @@ func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 			}
 		}
 	}
-	rest, err = h.Handler.ComMultiQuery(ctx, c, query, h.spool(c, query, cb))
+	ch := h.chainOf(ctx, c, query)
+	rest, err = h.Handler.ComMultiQuery(ctx, c, query, h.spool(c, query, chainStatus(c, ch, cb)))
 	err = statementErrors(query, h.mapError(c, err))
 	if h.ifNotExists(c, query, err) {
 		h.setStatus(c)
@@ -921,6 +995,7 @@ func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 		err = h.consistentSnapshot(ctx, c, query)
 	}
 	h.done(c, err)
+	h.chainAfter(ctx, c, ch, err)
 	return rest, err
 }
 
