@@ -77,6 +77,9 @@ func keepInSubquery(f *plan.Filter, in *plan.InSubquery) bool {
 	if joinLeaves(f.Child)+subqueryLeaves(sq.Query) > maxJoinTables || readsNothing(sq.Query) {
 		return true
 	}
+	if _, ok := in.LeftChild.(expression.Tuple); ok {
+		return true // RULE-45: the semi-join matched NULL elements
+	}
 	outer := false
 	local := f.Child.Schema()
 	transform.InspectExpr(in.LeftChild, func(e sql.Expression) bool {

@@ -194,6 +194,10 @@
 // RULE-44 MD5, SHA1, SHA2 and CRC32 digest their argument's bytes,
 // binary strings included (digests.go).
 //
+// RULE-45 x IN (subquery) has SQL's three-valued result: NULL when x is
+// NULL or a row's comparison is NULL and no row matches (insubquery.go);
+// row-valued IN subqueries in WHERE stay expressions (RULE-8's keepNotIn).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -270,6 +274,7 @@ const (
 	datesAsNumbersID
 	rowComparisonsID
 	binaryDigestsID
+	inSubqueriesID
 )
 
 var once sync.Once
@@ -340,6 +345,7 @@ func Install() {
 			analyzer.Rule{Id: datesAsNumbersID, Apply: datesAsNumbers},     // RULE-42
 			analyzer.Rule{Id: rowComparisonsID, Apply: rowComparisons},     // RULE-43
 			analyzer.Rule{Id: binaryDigestsID, Apply: binaryDigests},       // RULE-44
+			analyzer.Rule{Id: inSubqueriesID, Apply: inSubqueries},         // RULE-45
 			analyzer.Rule{Id: warningsInOrderID, Apply: warningsInOrder})
 		// RULE-36 before go-mysql-server's filter simplification.
 		for i, r := range analyzer.OnceBeforeDefault {

@@ -506,6 +506,13 @@ func TestNotInSubqueryNulls(t *testing.T) {
 	wantRows(t, c, "SELECT id FROM e WHERE did NOT IN (SELECT b FROM d) ORDER BY id")
 	wantRows(t, c, "SELECT id FROM e WHERE did NOT IN (SELECT id FROM d WHERE id > 10) ORDER BY id", "1", "2", "3", "4")
 	wantRows(t, c, "SELECT id FROM e WHERE did IN (SELECT id FROM d) ORDER BY id", "1", "2")
+	// RULE-45: IN (subquery) as a value, and rows with NULL elements.
+	wantRows(t, c, "SELECT 1 IN (SELECT NULL), 1 NOT IN (SELECT NULL), 1 IN (SELECT 2 UNION SELECT NULL), NULL IN (SELECT 1 FROM d WHERE id = 9)",
+		"NULL|NULL|NULL|0")
+	wantRows(t, c, "SELECT id, (did, id) IN (SELECT id, b FROM d), (did, id) IN (SELECT b, id FROM d) FROM e ORDER BY id",
+		"1|0|0", "2|0|0", "3|NULL|NULL", "4|0|0")
+	wantRows(t, c, "SELECT id FROM e WHERE (did, id) IN (SELECT id, MAX(id) FROM d GROUP BY id) ORDER BY id", "1", "2")
+	wantRows(t, c, "SELECT id, (did, 3) IN (SELECT b, id FROM d) FROM e ORDER BY id", "1|NULL", "2|NULL", "3|NULL", "4|NULL")
 }
 
 // RULE-9: IF and CASE over numbers of several types.

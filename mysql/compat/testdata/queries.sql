@@ -79,6 +79,10 @@ SELECT id FROM dept WHERE id IN (1, 3, 5, NULL) ORDER BY id;
 SELECT id FROM dept WHERE id NOT IN (1, 3) ORDER BY id;
 SELECT id FROM dept WHERE id NOT IN (1, NULL) ORDER BY id;
 SELECT 1 IN (SELECT NULL), 1 NOT IN (SELECT NULL), EXISTS (SELECT NULL), NOT EXISTS (SELECT * FROM dept WHERE id = 9);
+SELECT name, (dept_id, salary) IN (SELECT dept_id, MAX(salary) FROM emp e2 GROUP BY dept_id) AS x, (dept_id, salary) IN (SELECT dept_id, salary FROM emp e3) AS y, salary IN (SELECT MAX(salary) FROM emp GROUP BY dept_id) AS z, salary NOT IN (SELECT MAX(salary) FROM emp GROUP BY dept_id) AS nz FROM emp ORDER BY id;
+SELECT NULL IN (SELECT 1), 1 IN (SELECT 2 UNION SELECT NULL), (1, 2) IN (SELECT 1, NULL), (1, NULL) IN (SELECT 1, 2), (1, NULL) IN (SELECT 2, 2), NULL IN (SELECT 1 FROM dept WHERE id = 9);
+SELECT name FROM emp WHERE (dept_id, salary) NOT IN (SELECT dept_id, salary FROM emp e2 WHERE e2.id <> emp.id) ORDER BY id;
+SELECT id FROM dept WHERE (id, budget) IN (SELECT dept_id, MAX(salary) * 2 FROM emp GROUP BY dept_id) ORDER BY id;
 
 -- UNION, UNION ALL, primary-key lookups.
 SELECT name FROM emp WHERE id = 1 UNION SELECT name FROM emp WHERE id = 2 ORDER BY name;
