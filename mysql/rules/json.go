@@ -109,7 +109,13 @@ func (m *memberExtract) DebugString() string {
 	return fmt.Sprintf("memberExtract(%s)", sql.DebugString(m.JSONExtract))
 }
 
+// elementPath is a path whose last step is an array element: $...[n].
+var elementPath = regexp.MustCompile(`^(\$.*?)\s*\[\s*([0-9]+)\s*\]$`)
+
 func (m *memberExtract) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	if w, ok, err := m.elementOfScalar(ctx, row); ok || err != nil {
+		return w, err
+	}
 	v, err := m.JSONExtract.Eval(ctx, row)
 	if err != nil || v == nil {
 		return v, err
@@ -154,4 +160,49 @@ func (m *memberExtract) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 		return nil, nil
 	}
 	return v, nil
+}
+
+// elementOfScalar answers $...[n] where the value the step applies to is
+// not an array, as MySQL reads it (RULE-16): [0] is the value itself, as if
+// wrapped in an array of one, any other n nothing.
+// JSON_EXTRACT('true', '$[0]') is true; go-mysql-server's path library
+// found nothing, failed ('object is not Slice') on {"a": 5} and '$.a[0]',
+// and panicked on a JSON null. ok is false where the path library answers.
+func (m *memberExtract) elementOfScalar(ctx *sql.Context, row sql.Row) (v any, ok bool, err error) {
+	p, err := m.Paths[0].Eval(ctx, row)
+	if err != nil || p == nil {
+		return nil, false, err
+	}
+	ps, _, err := types.LongText.Convert(ctx, p)
+	if err != nil {
+		return nil, false, nil
+	}
+	match := elementPath.FindStringSubmatch(ps.(string))
+	if match == nil {
+		return nil, false, nil
+	}
+	doc, err := m.JSON.Eval(ctx, row)
+	if err != nil || doc == nil {
+		return nil, false, nil
+	}
+	jd, _, err := types.JSON.Convert(ctx, doc)
+	if err != nil {
+		return nil, false, nil
+	}
+	parent, err := types.LookupJSONValue(jd.(sql.JSONWrapper), match[1])
+	if err != nil || parent == nil {
+		return nil, false, nil
+	}
+	pv, err := parent.ToInterface()
+	if err != nil {
+		return nil, false, nil
+	}
+	switch pv.(type) {
+	case types.JsonArray:
+		return nil, false, nil
+	}
+	if match[2] != "0" {
+		return nil, true, nil
+	}
+	return parent, true, nil
 }

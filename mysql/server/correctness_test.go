@@ -712,6 +712,9 @@ func TestJSONExtractMember(t *testing.T) {
 	c := ts.open("")
 	wantRows(t, c, `SELECT JSON_EXTRACT('[1,2]', '$.a'), JSON_EXTRACT('{"a": []}', '$.a'), JSON_EXTRACT('{"a": {"b": 1}}', '$.a.c'), JSON_EXTRACT('{"a": {"b": 1}}', '$.a.b')`,
 		"NULL|[]|NULL|1")
+	// [0] on a value that is not an array is the value (RULE-16).
+	wantRows(t, c, `SELECT JSON_EXTRACT('true', '$[0]'), JSON_EXTRACT('{"a": 5}', '$.a[0]'), JSON_EXTRACT('{"a": null}', '$.a[0]'), JSON_EXTRACT('5', '$[1]'), JSON_EXTRACT('[[1], 3]', '$[1][0]')`,
+		"true|5|null|NULL|3")
 }
 
 // EXPLAIN of a point query works, and its numeric columns hold NULL, not

@@ -222,6 +222,7 @@ SELECT SUM(t), AVG(d) FROM dd;
 SELECT JSON_OBJECT('a', 1, 'b', 'x', 'c', NULL, 'd', TRUE), JSON_ARRAY(1, 'a', NULL, 1.5, FALSE), JSON_ARRAY(), JSON_OBJECT();
 SELECT JSON_EXTRACT('{"a": {"b": [10, 20]}}', '$.a.b[1]'), JSON_EXTRACT('{"a": 1}', '$.b'), JSON_EXTRACT('[1, 2, 3]', '$[0]'), JSON_EXTRACT('[1, 2, 3]', '$[5]');
 SELECT JSON_EXTRACT('[1, 2, 3]', '$.a'), JSON_EXTRACT('"str"', '$.a'), JSON_EXTRACT('42', '$.a'), JSON_EXTRACT('null', '$.a'), JSON_EXTRACT('true', '$[0]');
+SELECT JSON_EXTRACT('{"a": 5}', '$.a[0]'), JSON_EXTRACT('{"a": {"b": 1}}', '$.a[0]'), JSON_EXTRACT('[]', '$[0]'), JSON_EXTRACT('5', '$[1]'), JSON_EXTRACT('{"a": null}', '$.a[0]'), JSON_EXTRACT('[[1], 3]', '$[1][0]'), JSON_EXTRACT('{"a": [1, 2]}', '$.a[1]');
 SELECT JSON_EXTRACT('"str"', '$'), JSON_EXTRACT('42', '$'), JSON_EXTRACT('[1, [2, 3]]', '$[1]'), JSON_EXTRACT('{"a": [1, 2]}', '$.a[*]');
 SELECT JSON_EXTRACT('{"a": 1, "b": 2}', '$.a', '$.b'), JSON_EXTRACT('{"a b": 1}', '$."a b"'), JSON_EXTRACT(NULL, '$.a') IS NULL;
 SELECT JSON_UNQUOTE('"abc"'), JSON_UNQUOTE(JSON_EXTRACT('{"a": "x\\ny"}', '$.a')), JSON_UNQUOTE('abc'), JSON_QUOTE('a"b'), JSON_UNQUOTE(JSON_EXTRACT('{"a": 1}', '$.a'));
