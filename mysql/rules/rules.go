@@ -24,7 +24,9 @@
 // 100000000000099.98 for ...99.99) and adds integers in float64. Window
 // (OVER) SUM/AVG, which go-mysql-server computes in float64 and typed as
 // their argument (AVG of integers came out truncated), get MySQL's type;
-// their values stay float64 sums.
+// their values stay float64 sums. STD, STDDEV_POP/SAMP, VAR_POP/SAMP and
+// VARIANCE are DOUBLE (they were typed as their argument: STD of integers
+// came out truncated).
 //
 // RULE-4 A DATE read as text is 'YYYY-MM-DD': go-mysql-server formats it as
 // a DATETIME ('2020-01-02 00:00:00') in CAST(d AS CHAR), CONCAT, CONCAT_WS

@@ -42,6 +42,8 @@ func exactSums(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope
 					child = x.Child
 				case *aggregation.Avg:
 					child, avg = x.Child, true
+				case *aggregation.StdDevPop, *aggregation.StdDevSamp, *aggregation.VarPop, *aggregation.VarSamp:
+					child = expression.NewLiteral(0.0, types.Float64) // DOUBLE, below
 				default:
 					continue
 				}
@@ -81,6 +83,9 @@ func exactSums(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope
 			if ne, typ, ok := exactAggregate(e); ok {
 				sel[i], changed = ne, true
 				retype[ne.(sql.IdExpression).Id()] = typ
+			} else if ne, ok := doubleAggregate(e); ok {
+				sel[i], changed = ne, true
+				retype[ne.Id()], windowed[ne.Id()] = types.Float64, true
 			}
 		}
 		if !changed {
@@ -106,6 +111,22 @@ func exactSums(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope
 			WithQuotedNames(sql.GlobalSchemaFormatter, gf.IsQuotedIdentifier()).WithId(gf.Id())
 		return ngf.(sql.Expression), transform.NewTree, nil
 	})
+}
+
+// doubleAggregate gives STD, STDDEV_POP/SAMP, VAR_POP/SAMP and VARIANCE
+// their DOUBLE type (RULE-3): go-mysql-server computes them in float64 but
+// types them as their argument, so over integers they were truncated
+// (STD 1 for 1.4142).
+func doubleAggregate(e sql.Expression) (*retypedAggregation, bool) {
+	switch e.(type) {
+	case *aggregation.StdDevPop, *aggregation.StdDevSamp, *aggregation.VarPop, *aggregation.VarSamp:
+	default:
+		return nil, false
+	}
+	if types.IsFloat(e.Type()) && e.Type().Equals(types.Float64) {
+		return nil, false
+	}
+	return &retypedAggregation{Aggregation: e.(sql.Aggregation), typ: types.Float64}, true
 }
 
 // exactAggregate rewrites SUM(x) / AVG(x) of an integer or decimal x and
@@ -182,7 +203,7 @@ func intDigits(t sql.Type) int {
 	return 19
 }
 
-// retypedAggregation is a window aggregate with MySQL's result type.
+// retypedAggregation is an aggregate with MySQL's result type.
 type retypedAggregation struct {
 	sql.Aggregation
 	typ sql.Type

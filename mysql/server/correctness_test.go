@@ -1398,3 +1398,16 @@ func TestCommitAndChain(t *testing.T) {
 	mustExec(t, c, "INSERT INTO a VALUES (5)")
 	wantRows(t, c, "SELECT COUNT(*) FROM a", "3")
 }
+
+// RULE-3: STD and VARIANCE of integers are DOUBLE, not truncated to the
+// argument's integer type.
+func TestVarianceOfIntegers(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE ag (id INT PRIMARY KEY, g INT)")
+	mustExec(t, c, "INSERT INTO ag VALUES (1, 1), (2, 1), (3, 2), (4, 2)")
+	wantRows(t, c, "SELECT ROUND(STD(id), 4), ROUND(STDDEV_SAMP(id), 4), VAR_POP(id), VAR_SAMP(id) FROM ag", "1.118|1.291|1.25|1.6666666666666667")
+	wantRows(t, c, "SELECT g, VARIANCE(id) FROM ag GROUP BY g ORDER BY g", "1|0.25", "2|0.25")
+	wantRows(t, c, "SELECT id, VAR_POP(id) OVER (PARTITION BY g) FROM ag ORDER BY id", "1|0.25", "2|0.25", "3|0.25", "4|0.25")
+}
