@@ -27,18 +27,24 @@ func decimalRanges(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.S
 	wrapFor := func(ignore bool) func(e sql.Expression, col *sql.Column) (sql.Expression, bool) {
 		rows := map[string]*rowCounter{} // one per column, shared by its VALUES tuples
 		return func(e sql.Expression, col *sql.Column) (sql.Expression, bool) {
+			if _, isDefault := e.(*sql.ColumnDefaultValue); isDefault {
+				return e, false // a default or generated value: evaluated in go-mysql-server's second pass, over the whole row
+			}
+			if rows[col.Name] == nil {
+				rows[col.Name] = &rowCounter{}
+			}
+			if integer, unsigned := integerColumn(col.Type); integer && !col.AutoIncrement { // the id generation reads the source as it is
+				if _, done := e.(*fittedInteger); done {
+					return e, false
+				}
+				return &fittedInteger{over: over{e}, col: col.Name, unsigned: unsigned, fail: st && !ignore, rows: rows[col.Name]}, true // RULE-46
+			}
 			dt, ok := col.Type.(sql.DecimalType)
 			if !ok {
 				return e, false
 			}
 			if _, done := e.(*fittedDecimal); done {
 				return e, false
-			}
-			if _, isDefault := e.(*sql.ColumnDefaultValue); isDefault {
-				return e, false // a default or generated value: evaluated in go-mysql-server's second pass, over the whole row
-			}
-			if rows[col.Name] == nil {
-				rows[col.Name] = &rowCounter{}
 			}
 			return &fittedDecimal{over: over{e}, prec: int32(dt.Precision()), scale: int32(dt.Scale()),
 				col: col.Name, fail: st && !ignore, notes: true, rows: rows[col.Name]}, true

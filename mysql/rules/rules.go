@@ -200,6 +200,12 @@
 // NULL or a row's comparison is NULL and no row matches (insubquery.go);
 // row-valued IN subqueries in WHERE stay expressions (RULE-8's keepNotIn).
 //
+// RULE-46 Values going into integer columns (INSERT, UPDATE) are read as
+// MySQL reads them where go-mysql-server's conversion goes wrong: a
+// DECIMAL into BIGINT UNSIGNED exactly (it went through float64: wrong
+// digits, 2^64 taken as in range), ” is 1366 in strict mode
+// (intrange.go; wrapped by RULE-34's pass).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.

@@ -1411,3 +1411,30 @@ func TestVarianceOfIntegers(t *testing.T) {
 	wantRows(t, c, "SELECT g, VARIANCE(id) FROM ag GROUP BY g ORDER BY g", "1|0.25", "2|0.25")
 	wantRows(t, c, "SELECT id, VAR_POP(id) OVER (PARTITION BY g) FROM ag ORDER BY id", "1|0.25", "2|0.25", "3|0.25", "4|0.25")
 }
+
+// RULE-46: DECIMAL values into BIGINT UNSIGNED are exact, beyond 2^64-1
+// out of range, and '' into an integer column is 1366 in strict mode;
+// through the text protocol and as prepared statements (the fast path).
+func TestIntegerColumnValues(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE n (id INT PRIMARY KEY, bu BIGINT UNSIGNED, i INT)")
+	mustExec(t, c, "INSERT INTO n (id, bu) VALUES (1, 18446744073709551614.6), (2, 12345678901234567891.4), (3, '12345678901234567891')")
+	wantErrCode(t, c, 1264, "INSERT INTO n (id, bu) VALUES (4, 18446744073709551616)")
+	wantErrCode(t, c, 1366, "INSERT INTO n (id, i) VALUES (5, '')")
+	mustExec(t, c, "UPDATE n SET bu = 12345678901234567893.5 WHERE id = 3")
+	wantRows(t, c, "SELECT id, bu FROM n ORDER BY id", "1|18446744073709551615", "2|12345678901234567891", "3|12345678901234567894")
+	ctx := context.Background()
+	if _, err := c.ExecContext(ctx, "INSERT INTO n (id, bu) VALUES (?, ?)", 6, "12345678901234567891.4"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.ExecContext(ctx, "INSERT INTO n (id, i) VALUES (?, ?)", 7, ""); errCode(err) != 1366 {
+		t.Fatalf("prepared '' into INT: want 1366, got %v", err)
+	}
+	wantRows(t, c, "SELECT bu FROM n WHERE id = 6", "12345678901234567891")
+	mustExec(t, c, "SET sql_mode = ''")
+	mustExec(t, c, "INSERT INTO n (id, bu, i) VALUES (8, 18446744073709551616, '')")
+	wantRows(t, c, "SHOW WARNINGS", "Warning|1264|Out of range value for column 'bu' at row 1", "Warning|1366|Incorrect integer value: '' for column 'i' at row 1")
+	wantRows(t, c, "SELECT bu, i FROM n WHERE id = 8", "18446744073709551615|0")
+}
