@@ -206,6 +206,14 @@
 // digits, 2^64 taken as in range), ” is 1366 in strict mode
 // (intrange.go; wrapped by RULE-34's pass).
 //
+// RULE-47 GREATEST/LEAST of integers and DECIMALs compare exactly, typed
+// BIGINT [UNSIGNED] or DECIMAL as MySQL documents (exactfuncs.go): they
+// went through float64, and failed on any DECIMAL.
+//
+// RULE-48 TIMESTAMPDIFF counts calendar months for MONTH, QUARTER and
+// YEAR (a month was 30 days, a year 365) and exact units otherwise
+// (exactfuncs.go).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -283,6 +291,7 @@ const (
 	rowComparisonsID
 	binaryDigestsID
 	inSubqueriesID
+	exactFunctionsID
 )
 
 var once sync.Once
@@ -354,6 +363,7 @@ func Install() {
 			analyzer.Rule{Id: rowComparisonsID, Apply: rowComparisons},     // RULE-43
 			analyzer.Rule{Id: binaryDigestsID, Apply: binaryDigests},       // RULE-44
 			analyzer.Rule{Id: inSubqueriesID, Apply: inSubqueries},         // RULE-45
+			analyzer.Rule{Id: exactFunctionsID, Apply: exactFunctions},     // RULE-47, RULE-48
 			analyzer.Rule{Id: warningsInOrderID, Apply: warningsInOrder})
 		// RULE-36 before go-mysql-server's filter simplification.
 		for i, r := range analyzer.OnceBeforeDefault {

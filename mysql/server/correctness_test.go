@@ -1438,3 +1438,14 @@ func TestIntegerColumnValues(t *testing.T) {
 	wantRows(t, c, "SHOW WARNINGS", "Warning|1264|Out of range value for column 'bu' at row 1", "Warning|1366|Incorrect integer value: '' for column 'i' at row 1")
 	wantRows(t, c, "SELECT bu, i FROM n WHERE id = 8", "18446744073709551615|0")
 }
+
+// RULE-47, RULE-48: GREATEST/LEAST over exact numbers, and TIMESTAMPDIFF
+// in calendar months.
+func TestExactGreatestAndTimestampDiff(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	c := ts.open("")
+	wantRows(t, c, "SELECT GREATEST(1, 2.5), LEAST(1, 2.5), GREATEST(9007199254740993, 1), GREATEST(18446744073709551615, 1), LEAST(-1.25, 3, 2.125)",
+		"2.5|1.0|9007199254740993|18446744073709551615|-1.250")
+	wantRows(t, c, "SELECT TIMESTAMPDIFF(YEAR, '2000-02-29', '2024-02-28'), TIMESTAMPDIFF(MONTH, '2000-01-01', '2024-01-01'), TIMESTAMPDIFF(DAY, '0001-01-01', '9999-12-31'), TIMESTAMPDIFF(YEAR, '2024-02-28', '2000-02-29')",
+		"23|288|3652058|-23")
+}
