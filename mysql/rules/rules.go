@@ -334,8 +334,8 @@ func Install() {
 			analyzer.Rule{Id: strictUpdateID, Apply: strictUpdate},
 			analyzer.Rule{Id: max1RowID, Apply: max1Row},
 			analyzer.Rule{Id: exactSumsID, Apply: exactSums},
+			analyzer.Rule{Id: intervalArithmeticID, Apply: intervalArithmetic}, // RULE-15, before RULE-4 reads its DATE type
 			analyzer.Rule{Id: dateStringsID, Apply: dateStrings},
-			analyzer.Rule{Id: intervalArithmeticID, Apply: intervalArithmetic},
 			analyzer.Rule{Id: jsonMembersID, Apply: jsonMembers},
 			analyzer.Rule{Id: numericBranchesID, Apply: numericBranches}, // types checkedIntegers reads
 			analyzer.Rule{Id: checkedIntegersID, Apply: checkedIntegers},

@@ -1449,3 +1449,16 @@ func TestExactGreatestAndTimestampDiff(t *testing.T) {
 	wantRows(t, c, "SELECT TIMESTAMPDIFF(YEAR, '2000-02-29', '2024-02-28'), TIMESTAMPDIFF(MONTH, '2000-01-01', '2024-01-01'), TIMESTAMPDIFF(DAY, '0001-01-01', '9999-12-31'), TIMESTAMPDIFF(YEAR, '2024-02-28', '2000-02-29')",
 		"23|288|3652058|-23")
 }
+
+// RULE-15: x ± INTERVAL is DATE_ADD/DATE_SUB for every temporal x: a
+// DATETIME(6) keeps its fraction and MICROSECOND steps, a TIME stays a
+// TIME (negative, NULL past 838:59:59).
+func TestIntervalArithmetic(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE dd (id INT PRIMARY KEY, dt DATETIME(6), t TIME, d DATE)")
+	mustExec(t, c, "INSERT INTO dd VALUES (1, '2024-01-15 10:20:30.000001', '10:20:30', '2024-01-31')")
+	wantRows(t, c, "SELECT CONCAT(dt + INTERVAL 1 MICROSECOND), CONCAT(dt - INTERVAL 1 SECOND), t - INTERVAL 11 HOUR, t + INTERVAL 2 DAY, t + INTERVAL 900 HOUR, CONCAT(d + INTERVAL 1 MONTH), CONCAT(d + INTERVAL 1 HOUR) FROM dd",
+		"2024-01-15 10:20:30.000002|2024-01-15 10:20:29.000001|-00:39:30|58:20:30|NULL|2024-02-29|2024-01-31 01:00:00")
+}
