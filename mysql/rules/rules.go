@@ -76,9 +76,10 @@
 // writes fails with 1365 under ERROR_FOR_DIVISION_BY_ZERO and a strict
 // mode, as in MySQL (go-mysql-server warned and wrote NULL).
 //
-// RULE-15 `d + INTERVAL n unit` of a DATE d is DATE_ADD(d, INTERVAL n unit) (and `-` is
-// DATE_SUB): a DATE plus days stays a DATE (go-mysql-server made it a
-// DATETIME).
+// RULE-15 `d + INTERVAL n unit` of a DATE, DATETIME or TIMESTAMP d is
+// DATE_ADD(d, INTERVAL n unit) (and `-` is DATE_SUB): a DATE plus days
+// stays a DATE, a DATETIME(n) keeps its fraction (go-mysql-server made
+// every result a DATETIME(0)); TIME ± INTERVAL is a TIME (interval.go).
 //
 // RULE-16 JSON_VALUE is NULL for a JSON null, array or object and a
 // string's text for a string; JSON_EXTRACT(doc, '$.a') is NULL when $ is not an object or has
