@@ -215,6 +215,12 @@
 // YEAR (a month was 30 days, a year 365) and exact units otherwise
 // (exactfuncs.go).
 //
+// RULE-49 Functions answer as MySQL documents where go-mysql-server does
+// not (funcfixes.go): ROUND of a DOUBLE half to even, LPAD/RPAD with an
+// empty pad NULL, REPEAT with a negative count ”, FIND_IN_SET over ” 0,
+// QUOTE(NULL) 'NULL', ASCII signed, CAST(BIGINT UNSIGNED AS SIGNED)
+// wrapping.
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -293,6 +299,7 @@ const (
 	binaryDigestsID
 	inSubqueriesID
 	exactFunctionsID
+	functionAnswersID
 )
 
 var once sync.Once
@@ -365,6 +372,7 @@ func Install() {
 			analyzer.Rule{Id: binaryDigestsID, Apply: binaryDigests},       // RULE-44
 			analyzer.Rule{Id: inSubqueriesID, Apply: inSubqueries},         // RULE-45
 			analyzer.Rule{Id: exactFunctionsID, Apply: exactFunctions},     // RULE-47, RULE-48
+			analyzer.Rule{Id: functionAnswersID, Apply: functionAnswers},   // RULE-49
 			analyzer.Rule{Id: warningsInOrderID, Apply: warningsInOrder})
 		// RULE-36 before go-mysql-server's filter simplification.
 		for i, r := range analyzer.OnceBeforeDefault {

@@ -1462,3 +1462,16 @@ func TestIntervalArithmetic(t *testing.T) {
 	wantRows(t, c, "SELECT CONCAT(dt + INTERVAL 1 MICROSECOND), CONCAT(dt - INTERVAL 1 SECOND), t - INTERVAL 11 HOUR, t + INTERVAL 2 DAY, t + INTERVAL 900 HOUR, CONCAT(d + INTERVAL 1 MONTH), CONCAT(d + INTERVAL 1 HOUR) FROM dd",
 		"2024-01-15 10:20:30.000002|2024-01-15 10:20:29.000001|-00:39:30|58:20:30|NULL|2024-02-29|2024-01-31 01:00:00")
 }
+
+// RULE-49: function answers MySQL documents.
+func TestFunctionAnswers(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE q (id INT PRIMARY KEY, s VARCHAR(5), f DOUBLE)")
+	mustExec(t, c, "INSERT INTO q VALUES (1, NULL, 2.5), (2, 'x', -0.5)")
+	wantRows(t, c, "SELECT id, QUOTE(s), ROUND(f), ROUND(f * 10, -1) FROM q ORDER BY id", "1|NULL|2|20", "2|'x'|0|0")
+	wantRows(t, c, "SELECT QUOTE(s) IS NULL FROM q WHERE id = 1", "0")
+	wantRows(t, c, "SELECT LPAD('ab', 4, ''), LPAD('abcd', 2, ''), REPEAT('ab', -1), FIND_IN_SET('', ''), CAST(18446744073709551615 AS SIGNED)",
+		"NULL|ab||0|-1")
+}
