@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"strings"
+
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/expression"
@@ -95,10 +97,13 @@ func exactSums(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope
 		ng.SelectedExprs = sel
 		return &ng, transform.NewTree, nil
 	})
-	if err != nil || len(retype) == 0 {
+	if err != nil {
 		return n, same, err
 	}
-	return transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+	if len(retype) == 0 {
+		return derivedSums(n)
+	}
+	n, same, err = transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 		gf, ok := e.(*expression.GetField)
 		if !ok {
 			return e, transform.SameTree, nil
@@ -107,9 +112,51 @@ func exactSums(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope
 		if !ok || (gf.Type() != types.Float64 && !windowed[gf.Id()]) || gf.Type().Equals(typ) {
 			return e, transform.SameTree, nil
 		}
-		ngf := expression.NewGetFieldWithTable(gf.Index(), int(gf.TableId()), typ, gf.Database(), gf.Table(), gf.Name(), true).
-			WithQuotedNames(sql.GlobalSchemaFormatter, gf.IsQuotedIdentifier()).WithId(gf.Id())
-		return ngf.(sql.Expression), transform.NewTree, nil
+		return retypedField(gf, typ), transform.NewTree, nil
+	})
+	if err != nil {
+		return n, same, err
+	}
+	n, same2, err := derivedSums(n)
+	return n, same && same2, err
+}
+
+func retypedField(gf *expression.GetField, typ sql.Type) sql.Expression {
+	ngf := expression.NewGetFieldWithTable(gf.Index(), int(gf.TableId()), typ, gf.Database(), gf.Table(), gf.Name(), true).
+		WithQuotedNames(sql.GlobalSchemaFormatter, gf.IsQuotedIdentifier()).WithId(gf.Id())
+	return ngf.(sql.Expression)
+}
+
+// derivedSums carries RULE-3's types out of derived tables and CTEs: a
+// column of a derived table that is an exact SUM/AVG inside is DECIMAL,
+// but the outer query's references were typed when the inner aggregate
+// was still DOUBLE, so `t.s + 0` added in float64
+// (1.0000000000009998e14 for 100000000000099.99).
+func derivedSums(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+	cols := map[string]sql.Type{} // alias.column (lower case) -> DECIMAL type
+	transform.Inspect(n, func(n sql.Node) bool {
+		if sa, ok := n.(*plan.SubqueryAlias); ok {
+			for _, c := range sa.Schema() {
+				if types.IsDecimal(c.Type) {
+					cols[strings.ToLower(sa.Name()+"."+c.Name)] = c.Type
+				}
+			}
+		}
+		return true
+	})
+	if len(cols) == 0 {
+		return n, transform.SameTree, nil
+	}
+	return transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		gf, ok := e.(*expression.GetField)
+		if !ok || gf.Type() != types.Float64 {
+			return e, transform.SameTree, nil
+		}
+		typ, ok := cols[strings.ToLower(gf.Table()+"."+gf.Name())]
+		if !ok {
+			return e, transform.SameTree, nil
+		}
+		return retypedField(gf, typ), transform.NewTree, nil
 	})
 }
 

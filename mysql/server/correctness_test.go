@@ -1475,3 +1475,15 @@ func TestFunctionAnswers(t *testing.T) {
 	wantRows(t, c, "SELECT LPAD('ab', 4, ''), LPAD('abcd', 2, ''), REPEAT('ab', -1), FIND_IN_SET('', ''), CAST(18446744073709551615 AS SIGNED)",
 		"NULL|ab||0|-1")
 }
+
+// RULE-3 through derived tables: an exact SUM/AVG read from a derived
+// table or CTE stays DECIMAL in the outer query's arithmetic.
+func TestDerivedTableSums(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE dsum (id INT PRIMARY KEY, d DECIMAL(20,2))")
+	mustExec(t, c, "INSERT INTO dsum VALUES (1, 100000000000000.00), (2, 99.99)")
+	wantRows(t, c, "SELECT t.s + 0 FROM (SELECT SUM(d) AS s FROM dsum) AS t", "100000000000099.99")
+	wantRows(t, c, "WITH c AS (SELECT SUM(d) AS s FROM dsum) SELECT s - 99.99 FROM c", "100000000000000.00")
+}

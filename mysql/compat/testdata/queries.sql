@@ -159,6 +159,10 @@ SELECT name FROM emp WHERE salary IS NOT NULL AND hired IS NULL;
 
 -- Derived tables.
 SELECT t.dept_id, t.total FROM (SELECT dept_id, SUM(salary) AS total FROM emp GROUP BY dept_id) AS t WHERE t.total > 200 ORDER BY t.dept_id;
+CREATE TABLE dsum (id INT PRIMARY KEY, d DECIMAL(20,2));
+INSERT INTO dsum VALUES (1, 100000000000000.00), (2, 99.99);
+SELECT t.s + 0, t.a * 2 FROM (SELECT SUM(d) AS s, AVG(d) AS a FROM dsum) AS t;
+WITH c AS (SELECT SUM(d) AS s FROM dsum) SELECT s + 0 FROM c;
 SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM proj GROUP BY emp_id) x;
 SELECT x.a + x.b FROM (SELECT 1 AS a, 2 AS b) x;
 SELECT * FROM (SELECT id, name FROM emp WHERE id < 3) AS e JOIN (SELECT id, name FROM dept) AS d ON d.id = e.id ORDER BY e.id;
