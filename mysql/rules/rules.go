@@ -221,6 +221,10 @@
 // QUOTE(NULL) 'NULL', ASCII signed, CAST(BIGINT UNSIGNED AS SIGNED)
 // wrapping.
 //
+// RULE-50 GROUP BY ... WITH ROLLUP (written GROUP BY ..., strata_rollup()
+// by the server) adds MySQL's super-aggregate rows, in MySQL's order
+// (rollup.go).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -300,6 +304,7 @@ const (
 	inSubqueriesID
 	exactFunctionsID
 	functionAnswersID
+	rollupsID
 )
 
 var once sync.Once
@@ -373,6 +378,7 @@ func Install() {
 			analyzer.Rule{Id: inSubqueriesID, Apply: inSubqueries},         // RULE-45
 			analyzer.Rule{Id: exactFunctionsID, Apply: exactFunctions},     // RULE-47, RULE-48
 			analyzer.Rule{Id: functionAnswersID, Apply: functionAnswers},   // RULE-49
+			analyzer.Rule{Id: rollupsID, Apply: rollups},                   // RULE-50, after the rules that rewrite GroupBy
 			analyzer.Rule{Id: warningsInOrderID, Apply: warningsInOrder})
 		// RULE-36 before go-mysql-server's filter simplification.
 		for i, r := range analyzer.OnceBeforeDefault {

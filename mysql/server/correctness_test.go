@@ -1487,3 +1487,25 @@ func TestDerivedTableSums(t *testing.T) {
 	wantRows(t, c, "SELECT t.s + 0 FROM (SELECT SUM(d) AS s FROM dsum) AS t", "100000000000099.99")
 	wantRows(t, c, "WITH c AS (SELECT SUM(d) AS s FROM dsum) SELECT s - 99.99 FROM c", "100000000000000.00")
 }
+
+// RULE-50: GROUP BY ... WITH ROLLUP, in MySQL's row order, with ORDER BY
+// (MySQL 8.0.12).
+func TestWithRollup(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE s (id INT PRIMARY KEY, region VARCHAR(5), yr INT, amt DECIMAL(8,2))")
+	mustExec(t, c, "INSERT INTO s VALUES (1, 'eu', 2023, 10), (2, 'eu', 2024, 20), (3, 'us', 2024, 5), (4, NULL, 2024, 1), (5, 'eu', 2024, 2.5)")
+	wantRows(t, c, "SELECT region, yr, SUM(amt), COUNT(*) FROM s GROUP BY region, yr WITH ROLLUP",
+		"NULL|2024|1.00|1", "NULL|NULL|1.00|1",
+		"eu|2023|10.00|1", "eu|2024|22.50|2", "eu|NULL|32.50|3",
+		"us|2024|5.00|1", "us|NULL|5.00|1",
+		"NULL|NULL|38.50|5")
+	wantRows(t, c, "SELECT region, SUM(amt) AS t FROM s GROUP BY region WITH ROLLUP ORDER BY t DESC LIMIT 2", "NULL|38.50", "eu|32.50")
+	// COM_STMT_PREPARE is parsed by the wire library before strata sees
+	// the text: the prepared form is a syntax error (docs/ARCHITECTURE.md,
+	// known limits), never a result without the rollup rows.
+	if _, err := c.QueryContext(context.Background(), "SELECT yr, COUNT(*) FROM s WHERE amt > ? GROUP BY yr WITH ROLLUP", 2); err == nil {
+		t.Fatal("prepared WITH ROLLUP: want a syntax error")
+	}
+}

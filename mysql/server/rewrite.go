@@ -1,6 +1,8 @@
 package server
 
 import (
+	"strata/mysql/rules"
+
 	"fmt"
 	"regexp"
 	"strconv"
@@ -50,6 +52,8 @@ import (
 //   - ROW(a, b) is the row constructor (a, b).
 //   - DATE 'x', TIME 'x', TIMESTAMP 'x' are strata_typed_date('x') and its
 //     kin (rules FUNC-4): the parser reads them as plain strings.
+//   - GROUP BY ... WITH ROLLUP is GROUP BY ..., strata_rollup(), a marker
+//     rules RULE-50 turns into MySQL's super-aggregate rows.
 //   - x op ALL (subquery), x op ANY|SOME (subquery) is x op
 //     strata_all((subquery)) / strata_any(...), a marker function that
 //     rules RULE-23 turns into a quantified comparison; SUM(ALL x) and
@@ -185,6 +189,12 @@ func rewriteQuery(q string, backslashEscapes bool) string {
 					closes = append(closes, closeAt{end, ")"})
 					i = k
 					continue
+				}
+			}
+			if j-i == 4 && strings.EqualFold(q[i:j], "WITH") && (i == 0 || !isIdentByte(q[i-1])) {
+				if end, ok := withRollup(q, j); ok { // GROUP BY ... WITH ROLLUP (rules RULE-50)
+					emit(i, ", "+rules.RollupMarker+"()", end-i)
+					j = end
 				}
 			}
 			if !ddl && j-i == 3 && strings.EqualFold(q[i:j], "FOR") && (i == 0 || !isIdentByte(q[i-1])) {
@@ -562,6 +572,16 @@ var (
 	flushStatusRE       = regexp.MustCompile(`(?i)^\s*FLUSH\s+(?:LOCAL\s+|NO_WRITE_TO_BINLOG\s+)?STATUS\s*;?\s*$`)
 	indexHintForRE      = regexp.MustCompile(`(?i)\b(?:USE|IGNORE|FORCE)\s+(?:INDEX|KEY)(\s+FOR\s+(?:ORDER\s+BY|GROUP\s+BY|JOIN))\b`)
 )
+
+// withRollup reports whether q[j:] continues WITH with ROLLUP as a word,
+// and where that word ends.
+func withRollup(q string, j int) (int, bool) {
+	k := skipSpace(q, j)
+	if k == j || k+6 > len(q) || !strings.EqualFold(q[k:k+6], "ROLLUP") || (k+6 < len(q) && isIdentByte(q[k+6])) {
+		return 0, false
+	}
+	return k + 6, true
+}
 
 // forShare reports whether q[j:] continues FOR with SHARE as a word, and
 // where that word ends.
