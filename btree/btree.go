@@ -26,6 +26,9 @@
 //	     auto-increment primary key): it stays full and the new key starts
 //	     the new right leaf, so a table loaded in key order fills its leaves
 //	     instead of leaving every one half empty.
+//	BT-7 Every node and overflow page read from a volume is checked for
+//	     structure before use (validate.go): a page with a right checksum
+//	     whose offsets lead outside it is refused as corrupt.
 package btree
 
 import (

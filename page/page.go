@@ -13,7 +13,10 @@
 //     that is written to a volume (Seal); in memory it is stale.
 //   - Every page read from a volume is verified with Verify: an all-zero page
 //     (never written) is valid and empty; anything else must carry the
-//     expected page id and a matching checksum, or it is corrupt.
+//     expected page id and a matching checksum, or it is corrupt. The
+//     package owning a page type's layout registers a validator of its
+//     structure (RegisterValidator), and a page it refuses is corrupt too:
+//     a checksum only proves that the bytes are the ones written.
 //   - Bytes [0, RedoStart) (crc and LSN) are not covered by redo diffs; the
 //     LSN is stamped explicitly when a change is logged.
 package page
@@ -97,7 +100,8 @@ func IsZero(p []byte) bool {
 	return true
 }
 
-// Verify checks a page read from a volume at position id.
+// Verify checks a page read from a volume at position id: its checksum,
+// its id, and the structure its type's validator checks.
 func Verify(p []byte, id ID) error {
 	if IsZero(p) {
 		return nil
@@ -108,5 +112,20 @@ func Verify(p []byte, id ID) error {
 	if got := IDOf(p); got != id {
 		return &CorruptError{ID: id, Reason: fmt.Sprintf("holds page id %d", got)}
 	}
+	if v := validators[TypeOf(p)]; v != nil {
+		if err := v(p); err != nil {
+			return &CorruptError{ID: id, Reason: err.Error()}
+		}
+	}
 	return nil
 }
+
+// validators check the structure of a page of a type, registered
+// by the package that owns the type's layout.
+var validators [256]func(p []byte) error
+
+// RegisterValidator makes Verify check pages of type t with v: a page
+// whose checksum is right but whose content would lead its reader out of
+// bounds (bytes written by a bug, or by something other than strata) is
+// refused as corrupt rather than read. It must be called from init.
+func RegisterValidator(t Type, v func(p []byte) error) { validators[t] = v }
