@@ -58,6 +58,62 @@ func errDefaultOf(e sql.Expression) error {
 
 // columnDefaults is FUNC-3's analyzer rule.
 func columnDefaults(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	n, same, err := dupKeyDefaults(n)
+	if err != nil {
+		return nil, same, err
+	}
+	n, same2, err := defaultFunctions(ctx, a, n)
+	return n, same && same2, err
+}
+
+// dupKeyDefaults gives `ON DUPLICATE KEY UPDATE c = DEFAULT` the column's
+// default value (FUNC-3): go-mysql-server left the DEFAULT placeholder
+// there, and evaluating it panicked ("default column is a placeholder
+// node, but Eval was called"; found by FuzzSQL).
+func dupKeyDefaults(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		ins, ok := n.(*plan.InsertInto)
+		if !ok || len(ins.OnDupExprs) == 0 {
+			return n, transform.SameTree, nil
+		}
+		sch := ins.Destination.Schema()
+		var exprs []sql.Expression
+		for i, e := range ins.OnDupExprs {
+			sf, ok := e.(*expression.SetField)
+			if !ok {
+				continue
+			}
+			r := sf.RightChild
+			if w, ok := r.(*expression.Wrapper); ok {
+				r = w.Unwrap()
+			}
+			if _, ok := r.(*expression.DefaultColumn); !ok {
+				continue
+			}
+			gf, ok := sf.LeftChild.(*expression.GetField)
+			if !ok {
+				continue
+			}
+			var def sql.Expression = expression.NewLiteral(nil, gf.Type())
+			if j := sch.IndexOfColName(gf.Name()); j >= 0 && sch[j].Default != nil {
+				def = sch[j].Default
+			}
+			if exprs == nil {
+				exprs = append([]sql.Expression{}, ins.OnDupExprs...)
+			}
+			exprs[i] = expression.NewSetField(sf.LeftChild, def)
+		}
+		if exprs == nil {
+			return n, transform.SameTree, nil
+		}
+		ni := *ins
+		ni.OnDupExprs = exprs
+		return &ni, transform.NewTree, nil
+	})
+}
+
+// defaultFunctions resolves DEFAULT(col) markers (FUNC-3).
+func defaultFunctions(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 	found := false
 	transform.InspectExpressions(n, func(e sql.Expression) bool {
 		if _, ok := e.(*defaultMarker); ok {

@@ -1509,3 +1509,26 @@ func TestWithRollup(t *testing.T) {
 		t.Fatal("prepared WITH ROLLUP: want a syntax error")
 	}
 }
+
+// DEFAULT as a value outside VALUES rows and assignments is MySQL's 1064
+// (go-mysql-server's planner panicked on SELECT DATE(DEFAULT); FuzzSQL).
+func TestMisplacedDefault(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE df (id INT PRIMARY KEY, v INT DEFAULT 7)")
+	mustExec(t, c, "INSERT INTO df VALUES (1, DEFAULT)")
+	mustExec(t, c, "INSERT INTO df SET id = 2, v = DEFAULT")
+	mustExec(t, c, "UPDATE df SET v = DEFAULT WHERE id = 1")
+	mustExec(t, c, "INSERT INTO df VALUES (2, 1) ON DUPLICATE KEY UPDATE v = DEFAULT")
+	wantRows(t, c, "SELECT id, v FROM df ORDER BY id", "1|7", "2|7")
+	before := PanicsRecovered()
+	wantErrCode(t, c, 1064, "SELECT DATE(DEFAULT) = 20240101")
+	wantErrCode(t, c, 1064, "SELECT id FROM df WHERE v = DEFAULT")
+	if _, err := c.QueryContext(context.Background(), "SELECT DATE(DEFAULT) = ?", 1); errCode(err) != 1064 {
+		t.Fatalf("prepared: want 1064, got %v", err)
+	}
+	if n := PanicsRecovered() - before; n != 0 {
+		t.Fatalf("%d panic(s) recovered", n)
+	}
+}

@@ -767,6 +767,9 @@ func (h *errorHandler) intercept(ctx context.Context, c *mysql.Conn, query strin
 	if usesDefaultFunction(query) {
 		return true, mysql.NewSQLError(mysql.ERNotSupportedYet, "42000", "This version of Strata doesn't yet support 'DEFAULT(col)'")
 	}
+	if misplacedDefault(query) {
+		return true, mysql.NewSQLError(mysql.ERParseError, "42000", "You have an error in your SQL syntax; DEFAULT is not a value here")
+	}
 	if n, typ, ok := tooBigTimePrecision(query); ok {
 		return true, mysql.NewSQLError(1426, "42000", "Too big precision %d specified for '%s'. Maximum is 6.", n, typ)
 	}
@@ -1022,6 +1025,9 @@ func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 	}
 	if q := h.rewrite(c, query); q != query {
 		query, p.PrepareStmt = q, q // COM_STMT_EXECUTE runs PrepareStmt
+	}
+	if misplacedDefault(query) {
+		return nil, mysql.NewSQLError(mysql.ERParseError, "42000", "You have an error in your SQL syntax; DEFAULT is not a value here")
 	}
 	f, err = h.Handler.ComPrepare(ctx, c, query, p)
 	fixFields(&sqltypes.Result{Fields: f})

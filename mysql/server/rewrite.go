@@ -953,6 +953,50 @@ func usesDefaultFunction(q string) bool {
 	})
 }
 
+// misplacedDefault reports whether q uses DEFAULT as a value where MySQL
+// takes none: anywhere but an INSERT's VALUES row, the right side of an
+// assignment (UPDATE / INSERT ... SET, ON DUPLICATE KEY UPDATE) and SET
+// var = DEFAULT. MySQL answers 1064; go-mysql-server's planner panicked
+// ("default column is a placeholder node") on SELECT DATE(DEFAULT), found
+// by FuzzSQL.
+func misplacedDefault(q string) bool {
+	if isDDL(q) || !containsFold(q, "default") {
+		return false
+	}
+	stmt, err := sqlparser.Parse(q)
+	if err != nil {
+		return false // the parser's own error follows
+	}
+	allowed := map[*sqlparser.Default]bool{}
+	bad := false
+	sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		switch x := n.(type) {
+		case *sqlparser.Insert:
+			if v, ok := x.Rows.(*sqlparser.AliasedValues); ok {
+				for _, row := range v.Values {
+					for _, e := range row {
+						if d, ok := e.(*sqlparser.Default); ok {
+							allowed[d] = true
+						}
+					}
+				}
+			}
+		case *sqlparser.AssignmentExpr:
+			if d, ok := x.Expr.(*sqlparser.Default); ok {
+				allowed[d] = true
+			}
+		case *sqlparser.SetVarExpr:
+			if d, ok := x.Expr.(*sqlparser.Default); ok {
+				allowed[d] = true
+			}
+		case *sqlparser.Default:
+			bad = bad || !allowed[x]
+		}
+		return !bad, nil
+	}, stmt)
+	return bad
+}
+
 // tooBigTimePrecision finds the type TIME(n), DATETIME(n) or TIMESTAMP(n)
 // with n above 6 (outside quotes and comments), in CAST(... AS type) or a
 // CREATE/ALTER column definition: MySQL's 1426. go-mysql-server's planner

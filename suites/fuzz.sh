@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# suites/fuzz.sh [--time DURATION]: runs every Go fuzz target of the
+# repository for DURATION each (default 10s; Go's -fuzztime syntax, e.g.
+# 30m or 100000x). .ci/run gives each a short budget; run longer ones by
+# hand (docs/ARCHITECTURE.md, Testing). An input that fails is kept by Go
+# under PKG/testdata/fuzz/TARGET/ and from then on runs in every go test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+fuzztime=10s
+while (($#)); do
+	case "$1" in
+	--time) fuzztime="$2"; shift 2 ;;
+	-h | --help) sed -n '2,6p' "$0"; exit 0 ;;
+	*) echo "suites/fuzz.sh: unknown argument $1" >&2; exit 2 ;;
+	esac
+done
+
+targets=(
+	"./wal FuzzReplayDamagedLog"
+	"./engine FuzzDamagedPage"
+	"./mysql/backend FuzzDecodeRow"
+	"./mysql/backend FuzzKeyOrder"
+	"./mysql/server FuzzStatementText"
+	"./mysql/server FuzzCommandPackets"
+	"./mysql/server FuzzSQL"
+)
+failed=0
+for t in "${targets[@]}"; do
+	set -- $t
+	echo "== $1 $2 ($fuzztime)"
+	out=$(mktemp)
+	if go test "$1" -run '^$' -fuzz "^$2\$" -fuzztime "$fuzztime" >"$out" 2>&1; then
+		grep -E '^fuzz: elapsed' "$out" | tail -1 || true
+	else
+		grep -v '^time=' "$out" | tail -40
+		echo "FAIL: $1 $2"
+		failed=1
+	fi
+	rm -f "$out"
+done
+exit $failed
