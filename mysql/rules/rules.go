@@ -225,6 +225,10 @@
 // by the server) adds MySQL's super-aggregate rows, in MySQL's order
 // (rollup.go).
 //
+// RULE-51 & | ^ << >> of numbers work on 64-bit unsigned integers and
+// return BIGINT UNSIGNED (bitops.go): 1 << 63 and -1 | 0 were clamped to
+// 2^63-1.
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -305,6 +309,7 @@ const (
 	exactFunctionsID
 	functionAnswersID
 	rollupsID
+	bitOperationsID
 )
 
 var once sync.Once
@@ -378,6 +383,7 @@ func Install() {
 			analyzer.Rule{Id: inSubqueriesID, Apply: inSubqueries},         // RULE-45
 			analyzer.Rule{Id: exactFunctionsID, Apply: exactFunctions},     // RULE-47, RULE-48
 			analyzer.Rule{Id: functionAnswersID, Apply: functionAnswers},   // RULE-49
+			analyzer.Rule{Id: bitOperationsID, Apply: bitOperations},       // RULE-51
 			analyzer.Rule{Id: rollupsID, Apply: rollups},                   // RULE-50, after the rules that rewrite GroupBy
 			analyzer.Rule{Id: warningsInOrderID, Apply: warningsInOrder})
 		// RULE-36 before go-mysql-server's filter simplification.

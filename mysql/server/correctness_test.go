@@ -1532,3 +1532,11 @@ func TestMisplacedDefault(t *testing.T) {
 		t.Fatalf("%d panic(s) recovered", n)
 	}
 }
+
+// RULE-51: bit operations on 64-bit unsigned integers.
+func TestBitOperations(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	c := ts.open("")
+	wantRows(t, c, "SELECT 1 << 63, -1 | 0, -1 >> 60, 1 << 64, 2.5 | 0, -2.5 | 0, 18446744073709551615 & 255",
+		"9223372036854775808|18446744073709551615|15|0|3|18446744073709551613|255")
+}
