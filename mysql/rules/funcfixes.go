@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"strings"
@@ -27,7 +28,11 @@ import (
 //   - QUOTE(NULL) is the word NULL (it was SQL NULL);
 //   - ASCII() is a signed INT (it was typed INT UNSIGNED);
 //   - CAST(u AS SIGNED) of a BIGINT UNSIGNED past 2^63-1 wraps to the
-//     negative value with the same bits (it clamped to 2^63-1).
+//     negative value with the same bits (it clamped to 2^63-1);
+//   - INSTR and LOCATE compare under the string's collation (INSTR was
+//     case-sensitive under a case-insensitive one, LOCATE case-insensitive
+//     under a binary one) and count characters, not bytes (LOCATE('b',
+//     'éb') was 3).
 func functionAnswers(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 		if _, done := e.(*answered); done {
@@ -41,6 +46,12 @@ func functionAnswers(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan
 		}
 		if _, ok := e.(*function.Quote); ok { // not a sql.FunctionExpression (no Description)
 			return &answered{Expression: e, answer: quoteNull}, transform.NewTree, nil
+		}
+		switch e.(type) {
+		case function.Instr:
+			return &answered{Expression: e, answer: position(1, 0)}, transform.NewTree, nil
+		case *function.Locate:
+			return &answered{Expression: e, answer: position(0, 1)}, transform.NewTree, nil
 		}
 		f, ok := e.(sql.FunctionExpression)
 		if !ok {
@@ -234,4 +245,76 @@ func wrapSigned(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool
 		return int64(u), true, nil
 	}
 	return nil, false, nil
+}
+
+// position answers INSTR(str, sub) (sub at argument 1, str at 0) and
+// LOCATE(sub, str[, start]) (0 and 1): the 1-based character position of
+// the first sub in str from start, 0 if none, comparing under str's
+// collation (case-folded when it is case-insensitive); binary strings
+// compare and count bytes.
+func position(subArg, strArg int) func(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool, error) {
+	return func(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool, error) {
+		v, err := evalArgs(ctx, args, row)
+		if err != nil {
+			return nil, false, err
+		}
+		for _, x := range v {
+			if x == nil {
+				return nil, true, nil
+			}
+		}
+		start := int64(1)
+		if subArg == 0 && len(v) == 3 {
+			if start, err = toInt(ctx, v[2]); err != nil {
+				return nil, false, nil
+			}
+		}
+		strB, strBin := v[strArg].([]byte)
+		subB, subBin := v[subArg].([]byte)
+		if strBin || subBin {
+			if !strBin {
+				strB = []byte(fmt.Sprint(v[strArg]))
+			}
+			if !subBin {
+				subB = []byte(fmt.Sprint(v[subArg]))
+			}
+			if start < 1 || start > int64(len(strB))+1 {
+				return int32(0), true, nil
+			}
+			i := bytes.Index(strB[start-1:], subB)
+			if i < 0 {
+				return int32(0), true, nil
+			}
+			return int32(i + int(start)), true, nil
+		}
+		str, ok1 := v[strArg].(string)
+		sub, ok2 := v[subArg].(string)
+		if !ok1 || !ok2 {
+			return nil, false, nil
+		}
+		coll, _ := args[strArg].(sql.CollationCoercible)
+		ci := true
+		if coll != nil {
+			id, _ := coll.CollationCoercibility(ctx)
+			name := id.Name()
+			ci = strings.HasSuffix(name, "_ci")
+		}
+		sr, ur := []rune(str), []rune(sub)
+		if start < 1 || start > int64(len(sr))+1 {
+			return int32(0), true, nil
+		}
+		for i := int(start) - 1; i+len(ur) <= len(sr); i++ {
+			match := true
+			for j, r := range ur {
+				if c := sr[i+j]; c != r && (!ci || !strings.EqualFold(string(c), string(r))) {
+					match = false
+					break
+				}
+			}
+			if match {
+				return int32(i + 1), true, nil
+			}
+		}
+		return int32(0), true, nil
+	}
 }

@@ -1474,6 +1474,7 @@ func TestFunctionAnswers(t *testing.T) {
 	wantRows(t, c, "SELECT QUOTE(s) IS NULL FROM q WHERE id = 1", "0")
 	wantRows(t, c, "SELECT LPAD('ab', 4, ''), LPAD('abcd', 2, ''), REPEAT('ab', -1), FIND_IN_SET('', ''), CAST(18446744073709551615 AS SIGNED)",
 		"NULL|ab||0|-1")
+	wantRows(t, c, "SELECT INSTR('ABC', 'b'), LOCATE('b', 'éb'), LOCATE('B', 'abcb' COLLATE utf8mb4_bin), LOCATE('b', 'abcb', 3)", "2|2|0|4")
 }
 
 // RULE-3 through derived tables: an exact SUM/AVG read from a derived

@@ -73,6 +73,7 @@ SELECT 1 + 1, 1 - 2, 2 * 3, 7 / 2, 1 / 3, 10 / 4, 2.0 * 3, 1.5 + 1.5, 0.1 + 0.2,
 SELECT 1 / 3 * 3, 2 / 3 + 0, 1 / 7, 100 / 3, 1.000 / 3, 1 / 3.000;
 SELECT -9223372036854775807 - 1, 9223372036854775807, -(-9223372036854775807);
 SELECT 5 & 3, 5 | 3, 5 ^ 3, 1 << 4, 256 >> 4, BIT_COUNT(255);
+SELECT INSTR('ABC', 'b'), LOCATE('b', 'ABC'), LOCATE('b', 'éb'), INSTR('éb', 'b'), LOCATE('B', 'abcb' COLLATE utf8mb4_bin), LOCATE('b', 'abcb', 3), LOCATE('', 'abc'), INSTR('abc', ''), LOCATE('b', 'abc', 0), LOCATE('b', 'abc', 9);
 SELECT 1 << 63, 18446744073709551615 & 255, -1 & 255, -1 >> 60, 1 << 64, 5.6 | 0, -1 | 0, 2.5 | 0, -2.5 | 0, NULL & 1;
 SELECT ~0, ~5;
 SELECT 'a' = 0, 'abc' = 0, '1x' = 1;
