@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
@@ -32,7 +33,9 @@ import (
 //   - INSTR and LOCATE compare under the string's collation (INSTR was
 //     case-sensitive under a case-insensitive one, LOCATE case-insensitive
 //     under a binary one) and count characters, not bytes (LOCATE('b',
-//     'éb') was 3).
+//     'éb') was 3);
+//   - WEEKOFYEAR(d) and WEEK(d, 3) are ISO 8601 weeks (2024-12-31 is week
+//     1 of 2025; it was 53), WEEKOFYEAR a signed INT.
 func functionAnswers(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 		if _, done := e.(*answered); done {
@@ -72,6 +75,10 @@ func functionAnswers(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan
 			a = emptySet
 		case "ascii":
 			typ = types.Int32
+		case "weekofyear":
+			a, typ = isoWeek, types.Int32
+		case "week":
+			a = isoWeek
 		}
 		if a == nil && typ == nil {
 			return e, transform.SameTree, nil
@@ -317,4 +324,31 @@ func position(subArg, strArg int) func(ctx *sql.Context, args []sql.Expression, 
 		}
 		return int32(0), true, nil
 	}
+}
+
+// isoWeek answers WEEKOFYEAR(d) and WEEK(d, 3) (other modes are
+// go-mysql-server's): the ISO 8601 week number.
+func isoWeek(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool, error) {
+	v, err := evalArgs(ctx, args, row)
+	if err != nil || len(v) == 0 || v[0] == nil {
+		return nil, false, err
+	}
+	if len(v) == 2 {
+		if v[1] == nil {
+			return nil, false, nil
+		}
+		if mode, err := toInt(ctx, v[1]); err != nil || mode != 3 {
+			return nil, false, nil
+		}
+	}
+	t, _, err := types.DatetimeMaxPrecision.Convert(ctx, v[0])
+	if err != nil {
+		return nil, false, nil
+	}
+	tm, ok := t.(time.Time)
+	if !ok {
+		return nil, false, nil
+	}
+	_, w := tm.ISOWeek()
+	return int32(w), true, nil
 }

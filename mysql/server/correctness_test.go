@@ -1475,6 +1475,7 @@ func TestFunctionAnswers(t *testing.T) {
 	wantRows(t, c, "SELECT LPAD('ab', 4, ''), LPAD('abcd', 2, ''), REPEAT('ab', -1), FIND_IN_SET('', ''), CAST(18446744073709551615 AS SIGNED)",
 		"NULL|ab||0|-1")
 	wantRows(t, c, "SELECT INSTR('ABC', 'b'), LOCATE('b', 'éb'), LOCATE('B', 'abcb' COLLATE utf8mb4_bin), LOCATE('b', 'abcb', 3)", "2|2|0|4")
+	wantRows(t, c, "SELECT WEEKOFYEAR('2024-12-31'), WEEK('2024-12-31', 3), WEEKOFYEAR('2021-01-03'), WEEK('2024-12-31', 1)", "1|1|53|53")
 }
 
 // RULE-3 through derived tables: an exact SUM/AVG read from a derived
