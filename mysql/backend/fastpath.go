@@ -265,6 +265,16 @@ func (ft *FastTable) writable(ctx *sql.Context) bool {
 			return false
 		}
 	}
+	// A read-only transaction or session: the general path refuses the
+	// write with 1792 (rules RULE-52, go-mysql-server's own check).
+	if ft.s.gtx != nil && ft.s.gtx.readOnly {
+		return false
+	}
+	if ro, err := ft.s.GetSessionVariable(ctx, "transaction_read_only"); err != nil {
+		return false
+	} else if on, err := sql.ConvertToBool(ctx, ro); err != nil || on {
+		return false
+	}
 	d := t.db
 	d.mu.RLock()
 	triggers := len(d.triggers)

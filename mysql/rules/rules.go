@@ -229,6 +229,10 @@
 // return BIGINT UNSIGNED (bitops.go): 1 << 63 and -1 | 0 were clamped to
 // 2^63-1.
 //
+// RULE-52 In a session whose transactions are read-only (SET SESSION
+// TRANSACTION READ ONLY), statements that write fail with 1792
+// (readonly.go).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -310,6 +314,7 @@ const (
 	functionAnswersID
 	rollupsID
 	bitOperationsID
+	readOnlySessionsID
 )
 
 var once sync.Once
@@ -384,6 +389,7 @@ func Install() {
 			analyzer.Rule{Id: exactFunctionsID, Apply: exactFunctions},     // RULE-47, RULE-48
 			analyzer.Rule{Id: functionAnswersID, Apply: functionAnswers},   // RULE-49
 			analyzer.Rule{Id: bitOperationsID, Apply: bitOperations},       // RULE-51
+			analyzer.Rule{Id: readOnlySessionsID, Apply: readOnlySessions}, // RULE-52
 			analyzer.Rule{Id: rollupsID, Apply: rollups},                   // RULE-50, after the rules that rewrite GroupBy
 			analyzer.Rule{Id: warningsInOrderID, Apply: warningsInOrder})
 		// RULE-36 before go-mysql-server's filter simplification.

@@ -1542,3 +1542,35 @@ func TestBitOperations(t *testing.T) {
 	wantRows(t, c, "SELECT 1 << 63, -1 | 0, -1 >> 60, 1 << 64, 2.5 | 0, -2.5 | 0, 18446744073709551615 & 255",
 		"9223372036854775808|18446744073709551615|15|0|3|18446744073709551613|255")
 }
+
+// RULE-52: a read-only session refuses writes (1792) on the general path
+// and the fast path alike, and becomes writable again.
+func TestReadOnlySession(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	db := ts.open("d")
+	mustExec(t, db, "CREATE TABLE ro (id INT PRIMARY KEY, v INT)")
+	ctx := context.Background()
+	c, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	mustExec(t, c, "SET SESSION TRANSACTION READ ONLY")
+	wantErrCode(t, c, 1792, "INSERT INTO ro VALUES (1, 1)")
+	if _, err := c.ExecContext(ctx, "INSERT INTO ro VALUES (?, ?)", 2, 2); errCode(err) != 1792 {
+		t.Fatalf("prepared insert in a read-only session: want 1792, got %v", err)
+	}
+	wantErrCode(t, c, 1792, "DROP TABLE ro")
+	wantRows(t, c, "SELECT COUNT(*) FROM ro", "0")
+	mustExec(t, c, "SET SESSION TRANSACTION READ WRITE")
+	if _, err := c.ExecContext(ctx, "INSERT INTO ro VALUES (?, ?)", 3, 3); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, c, "START TRANSACTION READ ONLY")
+	if _, err := c.ExecContext(ctx, "UPDATE ro SET v = ? WHERE id = ?", 9, 3); errCode(err) != 1792 {
+		t.Fatalf("prepared update in a READ ONLY transaction: want 1792, got %v", err)
+	}
+	mustExec(t, c, "COMMIT")
+	wantRows(t, c, "SELECT id, v FROM ro", "3|3")
+}
