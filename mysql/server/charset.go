@@ -1,10 +1,13 @@
 package server
 
 import (
+	"context"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/sqltypes"
 
 	"strata/mysql/backend"
@@ -93,4 +96,33 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// SRV-HANDSHAKE The character set and collation a client names in its
+// handshake (a collation id) are the connection's, as after SET NAMES
+// charset COLLATE collation: character_set_client, _connection and
+// _results and collation_connection. go-mysql-server ignored the id, so a
+// client asking for latin1 or utf8mb4_unicode_ci got the server's
+// defaults (go-sql-driver's TestCollation). An id strata does not know,
+// or a character set it cannot encode, leaves the defaults (MySQL, too,
+// falls back to the server's character set for an unknown one). Applied
+// once per connection, before its first statement.
+var handshakeApplied sync.Map // connection id -> struct{}
+
+func (h *errorHandler) handshakeCollation(ctx context.Context, c *mysql.Conn) {
+	if _, done := handshakeApplied.LoadOrStore(c.ConnectionID, struct{}{}); done || c.CharacterSet == 0 {
+		return
+	}
+	coll := sql.CollationID(c.CharacterSet)
+	name := coll.Name()
+	cs := coll.CharacterSet().Name()
+	if name == "" || cs == "" || coll == sql.Collation_Default {
+		return
+	}
+	q := "SET NAMES " + cs + ", collation_connection = '" + name + "'"
+	if coll == sql.Collation_binary {
+		q = "SET NAMES binary"
+	}
+	// Errors (a character set strata cannot encode) leave the defaults.
+	_ = h.Handler.ComQuery(ctx, c, q, func(*sqltypes.Result, bool) error { return nil })
 }

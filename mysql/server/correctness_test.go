@@ -425,7 +425,9 @@ func TestStoredProceduresAndUnsupported(t *testing.T) {
 func TestDefaultCollation(t *testing.T) {
 	ts := startServer(t, t.TempDir())
 	c := ts.open("")
-	wantRows(t, c, "SELECT @@collation_server, @@collation_connection", "utf8mb4_0900_ai_ci|utf8mb4_0900_ai_ci")
+	// The connection's collation is the one the driver names in its
+	// handshake (go-sql-driver: utf8mb4_general_ci; SRV-HANDSHAKE).
+	wantRows(t, c, "SELECT @@collation_server, @@collation_connection", "utf8mb4_0900_ai_ci|utf8mb4_general_ci")
 	mustExec(t, c, "CREATE DATABASE c1")
 	mustExec(t, c, "CREATE DATABASE c2 COLLATE utf8mb4_0900_bin")
 	wantRows(t, c, "SELECT SCHEMA_NAME, DEFAULT_COLLATION_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME IN ('c1', 'c2') ORDER BY 1",
@@ -1413,7 +1415,7 @@ func TestVarianceOfIntegers(t *testing.T) {
 }
 
 // RULE-46: DECIMAL values into BIGINT UNSIGNED are exact, beyond 2^64-1
-// out of range, and '' into an integer column is 1366 in strict mode;
+// out of range, and ” into an integer column is 1366 in strict mode;
 // through the text protocol and as prepared statements (the fast path).
 func TestIntegerColumnValues(t *testing.T) {
 	ts := startServer(t, t.TempDir())
@@ -1573,4 +1575,27 @@ func TestReadOnlySession(t *testing.T) {
 	}
 	mustExec(t, c, "COMMIT")
 	wantRows(t, c, "SELECT id, v FROM ro", "3|3")
+}
+
+// SRV-HANDSHAKE: the collation a client names in its handshake is the
+// connection's (go-sql-driver's TestCollation), and SET NAMES ... COLLATE
+// sets collation_connection.
+func TestHandshakeCollation(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	for _, coll := range []string{"latin1_general_ci", "utf8mb4_unicode_ci", "binary", "utf8mb4_0900_ai_ci"} {
+		c, err := sql.Open("mysql", fmt.Sprintf("root@tcp(%s)/?collation=%s", ts.srv.Addr(), coll))
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantRows(t, c, "SELECT @@collation_connection", coll)
+		c.Close()
+	}
+	c := ts.open("")
+	conn, err := c.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	mustExec(t, conn, "SET NAMES utf8mb4 COLLATE utf8mb4_unicode_ci")
+	wantRows(t, conn, "SELECT @@character_set_client, @@collation_connection", "utf8mb4|utf8mb4_unicode_ci")
 }

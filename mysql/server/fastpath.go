@@ -897,6 +897,8 @@ func schemaFields(ctx *sql.Context, sch sql.Schema) []*querypb.Field {
 			f.Decimals = uint32(c.Type.(sql.DecimalType).Scale())
 		} else if types.IsDatetimeType(c.Type) {
 			f.Decimals = uint32(c.Type.(sql.DatetimeType).Precision())
+		} else if types.IsFloat(c.Type) {
+			f.Decimals = 31 // not fixed, as fixFields sends it
 		}
 		out[i] = f
 	}

@@ -62,6 +62,7 @@ func (h *errorHandler) ConnectionClosed(c *mysql.Conn) {
 	h.sessions.Delete(c.ConnectionID)
 	pendingCalls.Delete(c.ConnectionID)
 	singleStatementClients.Delete(c.ConnectionID)
+	handshakeApplied.Delete(c.ConnectionID)
 	h.Handler.ConnectionClosed(c)
 }
 
@@ -192,6 +193,7 @@ func (h *errorHandler) spool(c *mysql.Conn, query string, cb mysql.ResultSpoolFn
 			if fixFields(res) {
 				fields = res.Fields
 			}
+			aliasesAsWritten(query, res.Fields)
 			if s := h.session(c); s != nil {
 				namesInResultsCharset(s, res) // SRV-CHARSET
 			}
@@ -253,9 +255,51 @@ func nullStrings(res *sqltypes.Result) {
 	}
 }
 
+// aliasesAsWritten gives each field's table name the spelling the
+// statement uses: go-mysql-server lower-cases table aliases, so SELECT *
+// FROM (SELECT 1 AS one) AS A named its column's table "a" (MySQL "A";
+// go-sql-driver's columnsWithAlias names columns A.one).
+func aliasesAsWritten(query string, fields []*querypb.Field) {
+	if !hasUpper(query) {
+		return
+	}
+	for _, f := range fields {
+		if f.Table == "" || hasUpper(f.Table) {
+			continue
+		}
+		if w, ok := wordAsWritten(query, f.Table); ok {
+			f.Table = w
+		}
+	}
+}
+
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 'A' && s[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+// wordAsWritten finds word in q as a whole identifier, in any case, and
+// returns q's spelling of it.
+func wordAsWritten(q, word string) (string, bool) {
+	found, ok := "", false
+	eachWord(q, func(i, j int) bool {
+		if j-i == len(word) && strings.EqualFold(q[i:j], word) {
+			found, ok = q[i:j], true
+			return true
+		}
+		return false
+	})
+	return found, ok
+}
+
 // fixFields corrects result metadata go-mysql-server gets wrong: BIT
 // columns are binary (charset 63, BINARY flag), as MySQL sends them; with
 // charset 255 drivers decode their bytes as text and fail on >= 0x80.
+// FLOAT and DOUBLE columns have 31 decimals (not fixed), as in MySQL.
 // It reports whether the result has values fixFloats rewrites
 // (floating-point columns, temporal columns with fractional seconds).
 func fixFields(res *sqltypes.Result) (floats bool) {
@@ -270,6 +314,11 @@ func fixFields(res *sqltypes.Result) (floats bool) {
 			f.Flags |= uint32(querypb.MySqlFlag_BINARY_FLAG)
 		case sqltypes.Float64, sqltypes.Float32:
 			floats = true
+			if f.Decimals == 0 {
+				// MySQL's "not fixed" number of decimals (NOT_FIXED_DEC):
+				// go-sql-driver's DecimalSize reports it as unbounded.
+				f.Decimals = 31
+			}
 		case sqltypes.Datetime, sqltypes.Timestamp, sqltypes.Time:
 			floats = floats || padsFraction(f)
 		}
@@ -616,7 +665,8 @@ func globalInt(name string) (int64, bool) {
 
 func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (err error) {
 	defer recoverCommand(c, &err)
-	routeThroughMulti(c) // SRV-CALL
+	h.handshakeCollation(ctx, c) // SRV-HANDSHAKE
+	routeThroughMulti(c)         // SRV-CALL
 	if err := packetLimit(len(query)); err != nil {
 		return err
 	}
@@ -959,6 +1009,7 @@ func unknownVariable(query string, err error) error {
 
 func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (rest string, err error) {
 	defer recoverCommand(c, &err)
+	h.handshakeCollation(ctx, c)                             // SRV-HANDSHAKE
 	if rest, ok, err := h.nextCallResult(c, query, cb); ok { // SRV-CALL
 		return rest, err
 	}
@@ -1011,6 +1062,7 @@ func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 		}
 	}()
 	defer recoverCommand(c, &err) // runs before the deferred cleanup above
+	h.handshakeCollation(ctx, c)  // SRV-HANDSHAKE
 	// A connection holds at most max_prepared_stmt_count statements
 	// (MySQL counts them server-wide; the wire library keeps them per
 	// connection, where they can be counted without a lock).
@@ -1060,6 +1112,7 @@ func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mys
 			if fixFields(res) {
 				fields = res.Fields
 			}
+			aliasesAsWritten(p.PrepareStmt, res.Fields)
 			if s := h.session(c); s != nil {
 				namesInResultsCharset(s, res) // SRV-CHARSET
 			}

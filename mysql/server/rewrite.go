@@ -52,6 +52,8 @@ import (
 //   - ROW(a, b) is the row constructor (a, b).
 //   - DATE 'x', TIME 'x', TIMESTAMP 'x' are strata_typed_date('x') and its
 //     kin (rules FUNC-4): the parser reads them as plain strings.
+//   - SET NAMES cs COLLATE coll is SET NAMES cs, collation_connection =
+//     'coll' (the parser's SET NAMES drops the COLLATE).
 //   - GROUP BY ... WITH ROLLUP is GROUP BY ..., strata_rollup(), a marker
 //     rules RULE-50 turns into MySQL's super-aggregate rows.
 //   - x op ALL (subquery), x op ANY|SOME (subquery) is x op
@@ -75,6 +77,9 @@ func rewriteQuery(q string, backslashEscapes bool) string {
 	}
 	if rest, ok := setStatementFor(q); ok {
 		return rewriteQuery(rest, backslashEscapes)
+	}
+	if m := setNamesCollateRE.FindStringSubmatch(q); m != nil {
+		return "SET NAMES " + m[1] + ", collation_connection = '" + m[2] + "'"
 	}
 	if m := prepareFromRE.FindStringSubmatchIndex(q); m != nil {
 		return prepareFrom(q, m[3]-1, backslashEscapes)
@@ -572,6 +577,12 @@ var (
 	flushStatusRE       = regexp.MustCompile(`(?i)^\s*FLUSH\s+(?:LOCAL\s+|NO_WRITE_TO_BINLOG\s+)?STATUS\s*;?\s*$`)
 	indexHintForRE      = regexp.MustCompile(`(?i)\b(?:USE|IGNORE|FORCE)\s+(?:INDEX|KEY)(\s+FOR\s+(?:ORDER\s+BY|GROUP\s+BY|JOIN))\b`)
 )
+
+// setNamesCollateRE is SET NAMES charset COLLATE collation, whose COLLATE
+// go-mysql-server ignores (collation_connection became the character
+// set's default): written SET NAMES charset, collation_connection =
+// 'collation'.
+var setNamesCollateRE = regexp.MustCompile("(?i)^\\s*SET\\s+NAMES\\s+['\"`]?(\\w+)['\"`]?\\s+COLLATE\\s+['\"`]?(\\w+)['\"`]?\\s*;?\\s*$")
 
 // withRollup reports whether q[j:] continues WITH with ROLLUP as a word,
 // and where that word ends.
