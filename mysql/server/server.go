@@ -13,8 +13,9 @@
 // Its numbered rules, each stated where it is implemented: SRV-PANIC
 // (panics.go: a panic is answered and counted, never the end of the
 // server), SRV-CALL (callresults.go: a CALL's result sets), SRV-CHARSET
-// (charset.go: statements in the client's character set), the fast path's
-// FP-n (fastpath.go).
+// (charset.go: statements in the client's character set), SRV-HANDSHAKE
+// (charset.go: the handshake's collation is the connection's), the fast
+// path's FP-n (fastpath.go).
 package server
 
 import (
