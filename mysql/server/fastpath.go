@@ -887,8 +887,11 @@ func schemaFields(ctx *sql.Context, sch sql.Schema) []*querypb.Field {
 		if c.PrimaryKey {
 			flags |= querypb.MySqlFlag_PRI_KEY_FLAG
 		}
-		if types.IsUnsigned(c.Type) {
+		if types.IsUnsigned(c.Type) || types.IsYear(c.Type) {
 			flags |= querypb.MySqlFlag_UNSIGNED_FLAG
+		}
+		if types.IsYear(c.Type) {
+			flags |= querypb.MySqlFlag_ZEROFILL_FLAG // as fixFields sends YEAR
 		}
 		f := &querypb.Field{Name: c.Name, OrgName: c.Name, Table: c.Source, OrgTable: c.Source,
 			Database: c.DatabaseSource, Type: c.Type.Type(), Charset: charset,

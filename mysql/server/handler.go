@@ -312,6 +312,10 @@ func fixFields(res *sqltypes.Result) (floats bool) {
 		case sqltypes.Bit:
 			f.Charset = 63
 			f.Flags |= uint32(querypb.MySqlFlag_BINARY_FLAG)
+		case sqltypes.Year:
+			// MySQL sends YEAR as UNSIGNED ZEROFILL (drivers scan it as
+			// an unsigned integer).
+			f.Flags |= uint32(querypb.MySqlFlag_UNSIGNED_FLAG | querypb.MySqlFlag_ZEROFILL_FLAG)
 		case sqltypes.Float64, sqltypes.Float32:
 			floats = true
 			if f.Decimals == 0 {
