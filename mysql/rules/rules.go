@@ -233,6 +233,10 @@
 // TRANSACTION READ ONLY), statements that write fail with 1792
 // (readonly.go).
 //
+// RULE-53 LOAD DATA reads escape sequences, escaped and enclosed
+// terminators and LINES STARTING BY as MySQL does (loaddata.go):
+// go-mysql-server deleted escape characters (\t became t).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -315,6 +319,7 @@ const (
 	rollupsID
 	bitOperationsID
 	readOnlySessionsID
+	loadDataFilesID
 )
 
 var once sync.Once
@@ -390,6 +395,7 @@ func Install() {
 			analyzer.Rule{Id: functionAnswersID, Apply: functionAnswers},   // RULE-49
 			analyzer.Rule{Id: bitOperationsID, Apply: bitOperations},       // RULE-51
 			analyzer.Rule{Id: readOnlySessionsID, Apply: readOnlySessions}, // RULE-52
+			analyzer.Rule{Id: loadDataFilesID, Apply: loadDataFiles},       // RULE-53
 			analyzer.Rule{Id: rollupsID, Apply: rollups},                   // RULE-50, after the rules that rewrite GroupBy
 			analyzer.Rule{Id: warningsInOrderID, Apply: warningsInOrder})
 		// RULE-36 before go-mysql-server's filter simplification.

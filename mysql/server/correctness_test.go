@@ -1599,3 +1599,49 @@ func TestHandshakeCollation(t *testing.T) {
 	mustExec(t, conn, "SET NAMES utf8mb4 COLLATE utf8mb4_unicode_ci")
 	wantRows(t, conn, "SELECT @@character_set_client, @@collation_connection", "utf8mb4|utf8mb4_unicode_ci")
 }
+
+// RULE-53: LOAD DATA reads escapes, escaped and enclosed terminators and
+// doubled enclosing characters as MySQL does (go-sql-driver's
+// TestLoadData stored \t as "t"), from the client (LOCAL) and from the
+// server's secure_file_priv directory.
+func TestLoadDataEscapes(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	mustExec(t, ts.open(""), "SET GLOBAL local_infile = 1")
+	c, err := sql.Open("mysql", fmt.Sprintf("root@tcp(%s)/d?allowAllFiles=true", ts.srv.Addr()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	dir := t.TempDir()
+	tsv := filepath.Join(dir, "a.tsv")
+	os.WriteFile(tsv, []byte("1\ta string\n2\tcontaining a \\t\n3\tcontaining a \\n\n4\t\\N\n5\tescaped \\\ttab\n6\tback\\\\slash\n"), 0o644)
+	mustExec(t, c, "CREATE TABLE l (id INT PRIMARY KEY, v TEXT)")
+	mustExec(t, c, fmt.Sprintf("LOAD DATA LOCAL INFILE '%s' INTO TABLE l", tsv))
+	wantRows(t, c, "SELECT id, HEX(v) FROM l ORDER BY id", "1|6120737472696E67", "2|636F6E7461696E696E6720612009",
+		"3|636F6E7461696E696E672061200A", "4|NULL", "5|657363617065642009746162", "6|6261636B5C736C617368")
+	csv := []byte("x,\"quoted, with comma\",1\ny,\"doubled \"\" quote\",2\nz,\\N,3\nw,\"multi\nline\",4\n")
+	os.WriteFile(filepath.Join(dir, "b.csv"), csv, 0o644)
+	mustExec(t, c, "CREATE TABLE m (k VARCHAR(5), v TEXT, n INT)")
+	mustExec(t, c, fmt.Sprintf("LOAD DATA LOCAL INFILE '%s' INTO TABLE m FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY '\"'", filepath.Join(dir, "b.csv")))
+	wantRows(t, c, "SELECT k, v, n FROM m ORDER BY n", "x|quoted, with comma|1", "y|doubled \" quote|2", "z|NULL|3", "w|multi\nline|4")
+	// A server-side file, inside secure_file_priv.
+	var secure string
+	if err := c.QueryRow("SELECT @@secure_file_priv").Scan(&secure); err != nil {
+		t.Fatal(err)
+	}
+	if secure == "" {
+		secure = dir
+	}
+	os.MkdirAll(secure, 0o755)
+	srvFile := filepath.Join(secure, "c.csv")
+	if err := os.WriteFile(srvFile, csv, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, c, "DELETE FROM m")
+	mustExec(t, c, fmt.Sprintf("LOAD DATA INFILE '%s' INTO TABLE m FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY '\"' IGNORE 1 LINES", srvFile))
+	wantRows(t, c, "SELECT k, v, n FROM m ORDER BY n", "y|doubled \" quote|2", "z|NULL|3", "w|multi\nline|4")
+	if _, err := c.Exec(fmt.Sprintf("LOAD DATA INFILE '%s' INTO TABLE m", filepath.Join(dir, "b.csv"))); err == nil && secure != dir {
+		t.Fatal("a file outside secure_file_priv was loaded")
+	}
+}
