@@ -1645,3 +1645,33 @@ func TestLoadDataEscapes(t *testing.T) {
 		t.Fatal("a file outside secure_file_priv was loaded")
 	}
 }
+
+// Zero dates over the binary protocol have no date parts, as MySQL sends
+// them (go-sql-driver's TestDateTime read -0001-11-30).
+func TestBinaryZeroDates(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	for _, dsn := range []string{"root@tcp(%s)/?parseTime=false", "root@tcp(%s)/?parseTime=true"} {
+		c, err := sql.Open("mysql", fmt.Sprintf(dsn, ts.srv.Addr()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d, dt sql.NullString
+		if strings.Contains(dsn, "false") {
+			if err := c.QueryRow("SELECT CAST(? AS DATE), CAST(? AS DATETIME)", "0000-00-00", "0000-00-00 00:00:00").Scan(&d, &dt); err != nil {
+				t.Fatal(err)
+			}
+			if d.String != "0000-00-00" || dt.String != "0000-00-00 00:00:00" {
+				t.Fatalf("binary zero dates: %q %q", d.String, dt.String)
+			}
+		} else {
+			var tm time.Time
+			if err := c.QueryRow("SELECT CAST(? AS DATE)", "0000-00-00").Scan(&tm); err != nil {
+				t.Fatal(err)
+			}
+			if !tm.IsZero() {
+				t.Fatalf("binary zero date read as %v", tm)
+			}
+		}
+		c.Close()
+	}
+}

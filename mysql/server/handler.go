@@ -296,6 +296,36 @@ func wordAsWritten(q, word string) (string, bool) {
 	return found, ok
 }
 
+// binaryZeroDates sends a zero DATE / DATETIME / TIMESTAMP of a binary
+// protocol result with no date parts, as MySQL does: the wire library
+// wrote year, month and day 0, which drivers read as the date before
+// 0001-01-01 (go-sql-driver: -0001-11-30 for 0000-00-00).
+func binaryZeroDates(res *sqltypes.Result, fields []*querypb.Field) {
+	for c, f := range fields {
+		if f.Type != sqltypes.Date && f.Type != sqltypes.Datetime && f.Type != sqltypes.Timestamp {
+			continue
+		}
+		for _, row := range res.Rows {
+			if c < len(row) && !row[c].IsNull() && isZeroDate(row[c].Raw()) {
+				row[c] = sqltypes.MakeTrusted(f.Type, nil)
+			}
+		}
+	}
+}
+
+// isZeroDate: 0000-00-00, with or without a zero time and fraction.
+func isZeroDate(raw []byte) bool {
+	if len(raw) < 10 {
+		return false
+	}
+	for _, b := range raw {
+		if b != '0' && b != '-' && b != ':' && b != ' ' && b != '.' {
+			return false
+		}
+	}
+	return true
+}
+
 // fixFields corrects result metadata go-mysql-server gets wrong: BIT
 // columns are binary (charset 63, BINARY flag), as MySQL sends them; with
 // charset 255 drivers decode their bytes as text and fail on >= 0x80.
@@ -1104,15 +1134,17 @@ func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mys
 				return err
 			}
 			h.setStatus(c)
+			binaryZeroDates(res, res.Fields)
 			return cb(res)
 		}
 	}
 	first := true
-	var fields []*querypb.Field
+	var fields, all []*querypb.Field
 	err = h.mapError(c, h.Handler.ComStmtExecute(ctx, c, p, func(res *sqltypes.Result) error {
 		if first {
 			first = false
 			h.setStatus(c)
+			all = res.Fields
 			if fixFields(res) {
 				fields = res.Fields
 			}
@@ -1124,6 +1156,7 @@ func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mys
 		if fields != nil {
 			fixFloats(res, fields)
 		}
+		binaryZeroDates(res, all)
 		if len(res.Fields) == 0 && ownsInsertID(p.PrepareStmt) {
 			h.insertIDs(c, res)
 		}
