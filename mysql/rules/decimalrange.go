@@ -10,6 +10,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/shopspring/decimal"
 )
@@ -24,6 +25,7 @@ import (
 // non-strict INSERT or UPDATE, and gave CAST(1000 AS DECIMAL(5,2)) = 0.
 func decimalRanges(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	st := strict(ctx)
+	noZeroDate := sql.LoadSqlMode(ctx).ModeEnabled("NO_ZERO_DATE")
 	wrapFor := func(ignore bool) func(e sql.Expression, col *sql.Column) (sql.Expression, bool) {
 		rows := map[string]*rowCounter{} // one per column, shared by its VALUES tuples
 		return func(e sql.Expression, col *sql.Column) (sql.Expression, bool) {
@@ -32,6 +34,13 @@ func decimalRanges(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.S
 			}
 			if rows[col.Name] == nil {
 				rows[col.Name] = &rowCounter{}
+			}
+			if types.IsTimespan(col.Type) || types.IsDateType(col.Type) || types.IsDatetimeType(col.Type) { // RULE-54
+				if _, done := e.(*fittedTemporal); done || !st || ignore {
+					return e, false
+				}
+				return &fittedTemporal{over: over{e}, col: col.Name, time: types.IsTimespan(col.Type), zero: noZeroDate,
+					fail: true, rows: rows[col.Name], isDate: types.IsDateType(col.Type)}, true
 			}
 			if integer, unsigned := integerColumn(col.Type); integer && !col.AutoIncrement { // the id generation reads the source as it is
 				if _, done := e.(*fittedInteger); done {

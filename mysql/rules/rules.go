@@ -237,6 +237,11 @@
 // terminators and LINES STARTING BY as MySQL does (loaddata.go):
 // go-mysql-server deleted escape characters (\t became t).
 //
+// RULE-54 In strict mode, a TIME beyond ±838:59:59 and, under
+// NO_ZERO_DATE, a zero date fail with 1292 on INSERT and UPDATE
+// (temporalrange.go; wrapped by RULE-34's pass): go-mysql-server stored
+// them clamped or as given.
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.

@@ -1675,3 +1675,29 @@ func TestBinaryZeroDates(t *testing.T) {
 		c.Close()
 	}
 }
+
+// RULE-54: strict mode refuses a TIME beyond 838:59:59 and, under
+// NO_ZERO_DATE, a zero date (1292); outside strict mode they are stored
+// as before (clamped, zero).
+func TestTemporalRangesStrict(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	db := ts.open("d")
+	ctx := context.Background()
+	c, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	mustExec(t, c, "CREATE TABLE tr (id INT PRIMARY KEY, t TIME, d DATE, dt DATETIME)")
+	mustExec(t, c, "SET sql_mode = 'STRICT_TRANS_TABLES,NO_ZERO_DATE'")
+	wantErrCode(t, c, 1292, "INSERT INTO tr (id, t) VALUES (1, '839:00:00')")
+	wantErrCode(t, c, 1292, "INSERT INTO tr (id, t) VALUES (1, -8390000)")
+	wantErrCode(t, c, 1292, "INSERT INTO tr (id, d) VALUES (1, '0000-00-00')")
+	wantErrCode(t, c, 1292, "INSERT INTO tr (id, dt) VALUES (1, '0000-00-00 00:00:00')")
+	mustExec(t, c, "INSERT INTO tr (id, t, d) VALUES (1, '838:59:59', '2024-01-01')")
+	wantErrCode(t, c, 1292, "UPDATE tr SET t = '900:00:00' WHERE id = 1")
+	mustExec(t, c, "SET sql_mode = ''")
+	mustExec(t, c, "INSERT INTO tr (id, t, d) VALUES (2, '839:00:00', '0000-00-00')")
+	wantRows(t, c, "SELECT id, t FROM tr ORDER BY id", "1|838:59:59", "2|838:59:59")
+}
