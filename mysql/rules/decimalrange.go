@@ -35,6 +35,12 @@ func decimalRanges(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.S
 			if rows[col.Name] == nil {
 				rows[col.Name] = &rowCounter{}
 			}
+			if types.IsEnum(col.Type) || types.IsSet(col.Type) { // RULE-55
+				if _, done := e.(*fittedMember); done || !st || ignore {
+					return e, false
+				}
+				return &fittedMember{over: over{e}, col: col.Name, typ: col.Type, rows: rows[col.Name]}, true
+			}
 			if types.IsTimespan(col.Type) || types.IsDateType(col.Type) || types.IsDatetimeType(col.Type) { // RULE-54
 				if _, done := e.(*fittedTemporal); done || !st || ignore {
 					return e, false

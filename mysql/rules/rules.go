@@ -242,6 +242,10 @@
 // (temporalrange.go; wrapped by RULE-34's pass): go-mysql-server stored
 // them clamped or as given.
 //
+// RULE-55 In strict mode, a value that is not a member of its ENUM or SET
+// column (ENUM index 0 or past the list, an unknown name) fails with 1265
+// (temporalrange.go; wrapped by RULE-34's pass).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.

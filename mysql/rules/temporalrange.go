@@ -101,3 +101,52 @@ func timeOutOfRange(v any) bool {
 	}
 	return h*3600+m*60+s > 838*3600+59*60+59
 }
+
+// fittedMember implements RULE-55: in strict mode (without IGNORE), a
+// value going into an ENUM or SET column that is not one of its members
+// (for ENUM: index 0, an index past the list or an unknown name) fails
+// with 1265 "Data truncated", as in MySQL: go-mysql-server stored ENUM
+// index 0 as ” and answered unknown names with 1105.
+type fittedMember struct {
+	over
+	col  string
+	typ  sql.Type
+	rows *rowCounter
+}
+
+func (f *fittedMember) Type() sql.Type { return f.child.Type() }
+
+func (f *fittedMember) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(f, len(children), 1)
+	}
+	nf := *f
+	nf.child = children[0]
+	return &nf, nil
+}
+
+func (f *fittedMember) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	n := f.rows.next(ctx)
+	v, err := f.child.Eval(ctx, row)
+	if err != nil || v == nil {
+		return v, err
+	}
+	bad := false
+	if et, ok := f.typ.(sql.EnumType); ok {
+		switch x := v.(type) {
+		case int8, int16, int32, int64, int, uint8, uint16, uint32, uint64:
+			i, _ := asUint64(x)
+			bad = i == 0 || i > uint64(et.NumberOfElements())
+		default:
+			_, _, cerr := f.typ.Convert(ctx, v)
+			bad = cerr != nil
+		}
+	} else {
+		_, _, cerr := f.typ.Convert(ctx, v)
+		bad = cerr != nil
+	}
+	if bad {
+		return nil, mysql.NewSQLError(1265, "01000", "Data truncated for column '%s' at row %d", f.col, n)
+	}
+	return v, nil
+}

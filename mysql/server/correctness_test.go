@@ -1701,3 +1701,21 @@ func TestTemporalRangesStrict(t *testing.T) {
 	mustExec(t, c, "INSERT INTO tr (id, t, d) VALUES (2, '839:00:00', '0000-00-00')")
 	wantRows(t, c, "SELECT id, t FROM tr ORDER BY id", "1|838:59:59", "2|838:59:59")
 }
+
+// RULE-55: strict mode refuses values that are not ENUM/SET members
+// (1265), by name or by index.
+func TestEnumMembersStrict(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE en (id INT PRIMARY KEY, e ENUM('a', 'b', 'c'), s SET('x', 'y'))")
+	wantErrCode(t, c, 1265, "INSERT INTO en (id, e) VALUES (1, 0)")
+	wantErrCode(t, c, 1265, "INSERT INTO en (id, e) VALUES (1, 4)")
+	wantErrCode(t, c, 1265, "INSERT INTO en (id, e) VALUES (1, 'zz')")
+	wantErrCode(t, c, 1265, "INSERT INTO en (id, s) VALUES (1, 'x,zz')")
+	mustExec(t, c, "INSERT INTO en (id, e, s) VALUES (1, 2, 'y,x'), (2, 'C', 'x')")
+	wantErrCode(t, c, 1265, "UPDATE en SET e = 'nope' WHERE id = 1")
+	wantRows(t, c, "SELECT id, e, s FROM en ORDER BY id", "1|b|x,y", "2|c|x")
+	mustExec(t, c, "INSERT IGNORE INTO en (id, e) VALUES (3, 0)")
+	wantRows(t, c, "SELECT COUNT(*) FROM en", "3")
+}
