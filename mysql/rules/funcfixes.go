@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 	"time"
 
@@ -34,6 +35,11 @@ import (
 //     case-sensitive under a case-insensitive one, LOCATE case-insensitive
 //     under a binary one) and count characters, not bytes (LOCATE('b',
 //     'éb') was 3);
+//   - HOUR, MINUTE, SECOND, MICROSECOND and TIME_TO_SEC of a TIME value
+//     or of a string written as a time ('12:34:56', '100:00:00') read it
+//     as a TIME: hours past 23, negative times (TIME_TO_SEC('-01:00:00')
+//     is -3600); they were NULL with Warning 1292, failed, or were taken
+//     modulo a day;
 //   - WEEKOFYEAR(d) and WEEK(d, 3) are ISO 8601 weeks (2024-12-31 is week
 //     1 of 2025; it was 53), WEEKOFYEAR a signed INT.
 func functionAnswers(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
@@ -75,6 +81,10 @@ func functionAnswers(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan
 			a = emptySet
 		case "ascii":
 			typ = types.Int32
+		case "hour", "minute", "second":
+			a = timePart(strings.ToLower(f.FunctionName()))
+		case "microsecond", "time_to_sec":
+			a, typ = timePart(strings.ToLower(f.FunctionName())), types.Int32 // signed, as MySQL types them
 		case "weekofyear":
 			a, typ = isoWeek, types.Int32
 		case "week":
@@ -351,4 +361,52 @@ func isoWeek(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool, e
 	}
 	_, w := tm.ISOWeek()
 	return int32(w), true, nil
+}
+
+// timeText is a string written as a TIME, not a date: [-][D ]H:MM[:SS[.f]].
+var timeText = regexp.MustCompile(`^\s*-?(?:\d+ )?\d+:\d{1,2}(?::\d{1,2}(?:\.\d{1,6})?)?\s*$`)
+
+// timePart answers fn (hour, minute, second, microsecond, time_to_sec) of
+// a TIME value or time-shaped string; dates and datetimes are
+// go-mysql-server's.
+func timePart(fn string) func(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool, error) {
+	return func(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool, error) {
+		if len(args) != 1 {
+			return nil, false, nil
+		}
+		v, err := args[0].Eval(ctx, row)
+		if err != nil || v == nil {
+			return nil, false, err
+		}
+		switch x := v.(type) {
+		case types.Timespan:
+		case string:
+			if !timeText.MatchString(x) {
+				return nil, false, nil
+			}
+		default:
+			return nil, false, nil
+		}
+		ts, err := types.Time.ConvertToTimespan(v)
+		if err != nil {
+			return nil, false, nil
+		}
+		us := ts.AsMicroseconds()
+		sign := int64(1)
+		if us < 0 {
+			us, sign = -us, -1
+		}
+		switch fn {
+		case "hour":
+			return int32(us / 3_600_000_000), true, nil
+		case "minute":
+			return int32(us / 60_000_000 % 60), true, nil
+		case "second":
+			return int32(us / 1_000_000 % 60), true, nil
+		case "microsecond":
+			return int32(us % 1_000_000), true, nil
+		default: // time_to_sec
+			return int32(sign * (us / 1_000_000)), true, nil
+		}
+	}
 }

@@ -1478,6 +1478,8 @@ func TestFunctionAnswers(t *testing.T) {
 		"NULL|ab||0|-1")
 	wantRows(t, c, "SELECT INSTR('ABC', 'b'), LOCATE('b', 'éb'), LOCATE('B', 'abcb' COLLATE utf8mb4_bin), LOCATE('b', 'abcb', 3)", "2|2|0|4")
 	wantRows(t, c, "SELECT WEEKOFYEAR('2024-12-31'), WEEK('2024-12-31', 3), WEEKOFYEAR('2021-01-03'), WEEK('2024-12-31', 1)", "1|1|53|53")
+	wantRows(t, c, "SELECT HOUR('838:59:59'), MINUTE('-01:02:03'), SECOND('12:34:56'), MICROSECOND('12:34:56.123456'), TIME_TO_SEC('-01:00:01'), HOUR('2024-01-01 10:00:00')",
+		"838|2|56|123456|-3601|10")
 }
 
 // RULE-3 through derived tables: an exact SUM/AVG read from a derived
