@@ -1721,3 +1721,15 @@ func TestEnumMembersStrict(t *testing.T) {
 	mustExec(t, c, "INSERT IGNORE INTO en (id, e) VALUES (3, 0)")
 	wantRows(t, c, "SELECT COUNT(*) FROM en", "3")
 }
+
+// DROP TABLE / DROP VIEW of a missing table is MySQL's 1051.
+func TestDropUnknownTable(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	wantErrCode(t, c, 1051, "DROP TABLE nope")
+	wantErrCode(t, c, 1051, "DROP TABLE nope1, nope2")
+	wantErrCode(t, c, 1051, "DROP VIEW nope_v")
+	mustExec(t, c, "DROP TABLE IF EXISTS nope")
+	wantErrCode(t, c, 1146, "SELECT * FROM nope")
+}

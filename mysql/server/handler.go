@@ -955,7 +955,32 @@ func (h *errorHandler) ifNotExists(c *mysql.Conn, query string, err error) bool 
 }
 
 func statementErrors(query string, err error) error {
-	return privilegeWording(query, unknownVariable(query, deallocateWording(query, err)))
+	return privilegeWording(query, unknownVariable(query, deallocateWording(query, dropUnknownTable(query, err))))
+}
+
+var (
+	dropTableRE   = regexp.MustCompile(`(?is)^\s*DROP\s+(?:TEMPORARY\s+)?(?:TABLES?|VIEW)\s+(.*?)\s*;?\s*$`)
+	noSuchTableRE = regexp.MustCompile(`^Table '([^']*)' doesn't exist`)
+)
+
+// dropUnknownTable answers DROP TABLE / DROP VIEW of a table that does not
+// exist with MySQL's 1051 "Unknown table" (go-mysql-server: 1146, or 1051
+// naming nothing for a view dropped as a table).
+func dropUnknownTable(query string, err error) error {
+	var se *mysql.SQLError
+	if err == nil || !errors.As(err, &se) || (se.Num != 1146 && se.Num != 1051) || !startsWithWord(query, "drop") {
+		return err
+	}
+	m := dropTableRE.FindStringSubmatch(query)
+	if m == nil {
+		return err
+	}
+	name := strings.TrimPrefix(m[1], "IF EXISTS ")
+	if sm := noSuchTableRE.FindStringSubmatch(se.Message); sm != nil {
+		name = sm[1]
+	}
+	name = strings.ReplaceAll(strings.TrimSpace(name), "`", "")
+	return mysql.NewSQLError(1051, "42S02", "Unknown table '%s'", name)
 }
 
 // deallocateWording names DEALLOCATE PREPARE in 1243, as MySQL does
