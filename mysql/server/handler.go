@@ -173,6 +173,7 @@ func (h *errorHandler) spool(c *mysql.Conn, query string, cb mysql.ResultSpoolFn
 	ownInsertID := ownsInsertID(query)
 	columns := showColumnsRE.MatchString(query)
 	showIndex := showIndexRE.MatchString(query)
+	diagnostics := startsWithWord(query, "show") && (containsFold(query, "warnings") || containsFold(query, "errors"))
 	return func(res *sqltypes.Result, more bool) error {
 		if columns {
 			typeWithoutCharset(res)
@@ -194,6 +195,9 @@ func (h *errorHandler) spool(c *mysql.Conn, query string, cb mysql.ResultSpoolFn
 				fields = res.Fields
 			}
 			aliasesAsWritten(query, res.Fields)
+			if diagnostics {
+				unsignedCodes(res)
+			}
 			if s := h.session(c); s != nil {
 				namesInResultsCharset(s, res) // SRV-CHARSET
 			}
@@ -294,6 +298,16 @@ func wordAsWritten(q, word string) (string, bool) {
 		return false
 	})
 	return found, ok
+}
+
+// unsignedCodes: SHOW WARNINGS / SHOW ERRORS send their Code column as
+// INT UNSIGNED, as MySQL does (it was signed).
+func unsignedCodes(res *sqltypes.Result) {
+	for _, f := range res.Fields {
+		if f.Name == "Code" && sqltypes.IsIntegral(f.Type) {
+			f.Flags |= uint32(querypb.MySqlFlag_UNSIGNED_FLAG)
+		}
+	}
 }
 
 // binaryZeroDates sends a zero DATE / DATETIME / TIMESTAMP of a binary
