@@ -15,6 +15,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
 )
 
 // functionAnswers implements RULE-49: built-in functions whose
@@ -40,6 +41,8 @@ import (
 //     as a TIME: hours past 23, negative times (TIME_TO_SEC('-01:00:00')
 //     is -3600); they were NULL with Warning 1292, failed, or were taken
 //     modulo a day;
+//   - a DOUBLE result beyond the type's range (1e308 * 10, POW(10, 400),
+//     EXP(1000)) is error 1690, as in MySQL: it was +Inf or NULL;
 //   - WEEKOFYEAR(d) and WEEK(d, 3) are ISO 8601 weeks (2024-12-31 is week
 //     1 of 2025; it was 53), WEEKOFYEAR a signed INT.
 func functionAnswers(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
@@ -52,6 +55,9 @@ func functionAnswers(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan
 				return &answered{Expression: e, answer: wrapSigned}, transform.NewTree, nil
 			}
 			return e, transform.SameTree, nil
+		}
+		if a, ok := e.(*expression.Arithmetic); ok && types.IsFloat(a.Type()) {
+			return &finiteDouble{Expression: e}, transform.NewTree, nil
 		}
 		if _, ok := e.(*function.Quote); ok { // not a sql.FunctionExpression (no Description)
 			return &answered{Expression: e, answer: quoteNull}, transform.NewTree, nil
@@ -85,6 +91,8 @@ func functionAnswers(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan
 			a = timePart(strings.ToLower(f.FunctionName()))
 		case "microsecond", "time_to_sec":
 			a, typ = timePart(strings.ToLower(f.FunctionName())), types.Int32 // signed, as MySQL types them
+		case "pow", "power", "exp":
+			a = doubleOverflow(strings.ToLower(f.FunctionName()), e)
 		case "weekofyear":
 			a, typ = isoWeek, types.Int32
 		case "week":
@@ -409,4 +417,67 @@ func timePart(fn string) func(ctx *sql.Context, args []sql.Expression, row sql.R
 			return int32(sign * (us / 1_000_000)), true, nil
 		}
 	}
+}
+
+func doubleRangeErr(e sql.Expression) error {
+	return mysql.NewSQLError(1690, "22003", "DOUBLE value is out of range in '%s'", e.String())
+}
+
+// doubleOverflow answers POW/POWER/EXP whose result overflows DOUBLE with
+// 1690; go-mysql-server returned NULL.
+func doubleOverflow(fn string, e sql.Expression) func(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool, error) {
+	return func(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool, error) {
+		v, err := evalArgs(ctx, args, row)
+		if err != nil {
+			return nil, false, err
+		}
+		f := make([]float64, len(v))
+		for i, x := range v {
+			if x == nil {
+				return nil, false, nil
+			}
+			c, _, err := types.Float64.Convert(ctx, x)
+			if err != nil {
+				return nil, false, nil
+			}
+			f[i] = c.(float64)
+		}
+		var r float64
+		switch {
+		case fn == "exp" && len(f) == 1:
+			r = math.Exp(f[0])
+		case len(f) == 2:
+			r = math.Pow(f[0], f[1])
+		default:
+			return nil, false, nil
+		}
+		if math.IsInf(r, 0) {
+			return nil, true, doubleRangeErr(e)
+		}
+		return nil, false, nil
+	}
+}
+
+// finiteDouble is DOUBLE arithmetic that fails with 1690 rather than
+// return an infinity.
+type finiteDouble struct{ sql.Expression }
+
+func (f *finiteDouble) DebugString() string {
+	return fmt.Sprintf("finite(%s)", sql.DebugString(f.Expression))
+}
+
+func (f *finiteDouble) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	e, err := f.Expression.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	return &finiteDouble{e}, nil
+}
+
+func (f *finiteDouble) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	v, err := f.Expression.Eval(ctx, row)
+	if x, ok := v.(float64); ok && err == nil && (math.IsInf(x, 0) || math.IsNaN(x)) {
+		return nil, doubleRangeErr(f.Expression)
+	}
+	return v, err
 }
