@@ -41,6 +41,7 @@ import (
 //     as a TIME: hours past 23, negative times (TIME_TO_SEC('-01:00:00')
 //     is -3600); they were NULL with Warning 1292, failed, or were taken
 //     modulo a day;
+//   - ABS of the smallest BIGINT is error 1690 (it wrapped to itself);
 //   - a DOUBLE result beyond the type's range (1e308 * 10, POW(10, 400),
 //     EXP(1000)) is error 1690, as in MySQL: it was +Inf or NULL;
 //   - WEEKOFYEAR(d) and WEEK(d, 3) are ISO 8601 weeks (2024-12-31 is week
@@ -91,6 +92,8 @@ func functionAnswers(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan
 			a = timePart(strings.ToLower(f.FunctionName()))
 		case "microsecond", "time_to_sec":
 			a, typ = timePart(strings.ToLower(f.FunctionName())), types.Int32 // signed, as MySQL types them
+		case "abs":
+			a = absOverflow(e)
 		case "pow", "power", "exp":
 			a = doubleOverflow(strings.ToLower(f.FunctionName()), e)
 		case "weekofyear":
@@ -480,4 +483,21 @@ func (f *finiteDouble) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 		return nil, doubleRangeErr(f.Expression)
 	}
 	return v, err
+}
+
+// absOverflow answers ABS(-9223372036854775808) with 1690, as MySQL.
+func absOverflow(e sql.Expression) func(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool, error) {
+	return func(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool, error) {
+		if len(args) != 1 {
+			return nil, false, nil
+		}
+		v, err := args[0].Eval(ctx, row)
+		if err != nil {
+			return nil, false, err
+		}
+		if i, ok := v.(int64); ok && i == math.MinInt64 {
+			return nil, true, mysql.NewSQLError(1690, "22003", "BIGINT value is out of range in '%s'", e.String())
+		}
+		return nil, false, nil
+	}
 }
