@@ -42,6 +42,9 @@ import (
 //     is -3600); they were NULL with Warning 1292, failed, or were taken
 //     modulo a day;
 //   - ABS of the smallest BIGINT is error 1690 (it wrapped to itself);
+//   - JSON_TYPE of SQL NULL is NULL (it was the string 'NULL', which is
+//     the answer for a JSON null), and JSON_LENGTH of a JSON null is 1
+//     (it was NULL);
 //   - a DOUBLE result beyond the type's range (1e308 * 10, POW(10, 400),
 //     EXP(1000)) is error 1690, as in MySQL: it was +Inf or NULL;
 //   - WEEKOFYEAR(d) and WEEK(d, 3) are ISO 8601 weeks (2024-12-31 is week
@@ -94,6 +97,10 @@ func functionAnswers(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan
 			a, typ = timePart(strings.ToLower(f.FunctionName())), types.Int32 // signed, as MySQL types them
 		case "abs":
 			a = absOverflow(e)
+		case "json_type":
+			a = jsonTypeOfNull
+		case "json_length":
+			a = jsonLengthOfNull
 		case "pow", "power", "exp":
 			a = doubleOverflow(strings.ToLower(f.FunctionName()), e)
 		case "weekofyear":
@@ -500,4 +507,37 @@ func absOverflow(e sql.Expression) func(ctx *sql.Context, args []sql.Expression,
 		}
 		return nil, false, nil
 	}
+}
+
+func jsonTypeOfNull(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool, error) {
+	if len(args) != 1 {
+		return nil, false, nil
+	}
+	v, err := args[0].Eval(ctx, row)
+	if err != nil {
+		return nil, false, err
+	}
+	return nil, v == nil, nil
+}
+
+func jsonLengthOfNull(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool, error) {
+	if len(args) == 2 { // JSON_LENGTH(doc) carries the path '$'
+		if lit, ok := args[1].(*expression.Literal); !ok || lit.Value() != "$" {
+			return nil, false, nil
+		}
+	} else if len(args) != 1 {
+		return nil, false, nil
+	}
+	v, err := args[0].Eval(ctx, row)
+	if err != nil || v == nil {
+		return nil, false, err
+	}
+	w, ok := v.(sql.JSONWrapper)
+	if !ok {
+		return nil, false, nil
+	}
+	if x, err := w.ToInterface(); err == nil && x == nil {
+		return int64(1), true, nil // a JSON null is one scalar
+	}
+	return nil, false, nil
 }

@@ -1484,6 +1484,10 @@ func TestFunctionAnswers(t *testing.T) {
 		wantErrCode(t, c, 1690, q)
 	}
 	wantRows(t, c, "SELECT 1e307 * 10, POW(2, 10), EXP(0), 1e0 / 0", "1e+308|1024|1|NULL")
+	mustExec(t, c, "CREATE TABLE jd (id INT PRIMARY KEY, j JSON)")
+	mustExec(t, c, "INSERT INTO jd VALUES (1, 'null'), (2, NULL), (3, '[1, 2]')")
+	wantRows(t, c, "SELECT id, JSON_TYPE(j), JSON_LENGTH(j) FROM jd ORDER BY id", "1|NULL|1", "2|NULL|NULL", "3|ARRAY|2")
+	wantRows(t, c, "SELECT JSON_TYPE(j) IS NULL FROM jd ORDER BY id", "0", "1", "0")
 }
 
 // RULE-3 through derived tables: an exact SUM/AVG read from a derived
