@@ -52,14 +52,7 @@ func (u *unsignedBitOp) DebugString() string {
 }
 
 func (u *unsignedBitOp) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	n, err := u.BitOp.WithChildren(children...)
-	if err != nil {
-		return nil, err
-	}
-	if b, ok := n.(*expression.BitOp); ok {
-		return &unsignedBitOp{b}, nil
-	}
-	return n, nil
+	return rewrapped(u.BitOp, children, func(b *expression.BitOp) sql.Expression { return &unsignedBitOp{b} })
 }
 
 func (u *unsignedBitOp) Eval(ctx *sql.Context, row sql.Row) (any, error) {

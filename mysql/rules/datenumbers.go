@@ -150,14 +150,7 @@ func (m *integerMod) Type() sql.Type {
 }
 
 func (m *integerMod) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	e, err := m.Mod.WithChildren(children...)
-	if err != nil {
-		return nil, err
-	}
-	if mm, ok := e.(*expression.Mod); ok {
-		return &integerMod{mm}, nil
-	}
-	return e, nil
+	return rewrapped(m.Mod, children, func(mm *expression.Mod) sql.Expression { return &integerMod{mm} })
 }
 
 func (m *integerMod) Eval(ctx *sql.Context, row sql.Row) (any, error) {

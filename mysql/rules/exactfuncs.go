@@ -153,14 +153,7 @@ func (x *exactExtremum) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 type timestampDiff struct{ *function.TimestampDiff }
 
 func (t *timestampDiff) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	n, err := t.TimestampDiff.WithChildren(children...)
-	if err != nil {
-		return nil, err
-	}
-	if td, ok := n.(*function.TimestampDiff); ok {
-		return &timestampDiff{td}, nil
-	}
-	return n, nil
+	return rewrapped(t.TimestampDiff, children, func(td *function.TimestampDiff) sql.Expression { return &timestampDiff{td} })
 }
 
 func (t *timestampDiff) Eval(ctx *sql.Context, row sql.Row) (any, error) {

@@ -47,11 +47,7 @@ func (s *inSubquery) DebugString() string {
 func (s *inSubquery) IsNullable() bool { return true }
 
 func (s *inSubquery) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	in, err := s.InSubquery.WithChildren(children...)
-	if err != nil {
-		return nil, err
-	}
-	return &inSubquery{in.(*plan.InSubquery)}, nil
+	return rewrapped(s.InSubquery, children, func(in *plan.InSubquery) sql.Expression { return &inSubquery{in} })
 }
 
 func (s *inSubquery) Eval(ctx *sql.Context, row sql.Row) (any, error) {

@@ -46,15 +46,7 @@ func jsonMembers(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 type nullValue struct{ *json.JsonValue }
 
 func (n *nullValue) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	ne, err := n.JsonValue.WithChildren(children...)
-	if err != nil {
-		return nil, err
-	}
-	jv, ok := ne.(*json.JsonValue)
-	if !ok {
-		return ne, nil
-	}
-	return &nullValue{JsonValue: jv}, nil
+	return rewrapped(n.JsonValue, children, func(jv *json.JsonValue) sql.Expression { return &nullValue{JsonValue: jv} })
 }
 
 func (n *nullValue) Eval(ctx *sql.Context, row sql.Row) (any, error) {
@@ -94,15 +86,7 @@ func (n *nullValue) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 type memberExtract struct{ *json.JSONExtract }
 
 func (m *memberExtract) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	ne, err := m.JSONExtract.WithChildren(children...)
-	if err != nil {
-		return nil, err
-	}
-	je, ok := ne.(*json.JSONExtract)
-	if !ok {
-		return ne, nil
-	}
-	return &memberExtract{JSONExtract: je}, nil
+	return rewrapped(m.JSONExtract, children, func(je *json.JSONExtract) sql.Expression { return &memberExtract{JSONExtract: je} })
 }
 
 func (m *memberExtract) DebugString() string {

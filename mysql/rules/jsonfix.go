@@ -27,14 +27,7 @@ import (
 type multiExtract struct{ *json.JSONExtract }
 
 func (m *multiExtract) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	e, err := m.JSONExtract.WithChildren(children...)
-	if err != nil {
-		return nil, err
-	}
-	if je, ok := e.(*json.JSONExtract); ok {
-		return &multiExtract{je}, nil
-	}
-	return e, nil
+	return rewrapped(m.JSONExtract, children, func(je *json.JSONExtract) sql.Expression { return &multiExtract{je} })
 }
 
 func (m *multiExtract) Eval(ctx *sql.Context, row sql.Row) (any, error) {
@@ -75,14 +68,7 @@ func (m *multiExtract) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 type jsonUnquote struct{ *json.JSONUnquote }
 
 func (j *jsonUnquote) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	e, err := j.JSONUnquote.WithChildren(children...)
-	if err != nil {
-		return nil, err
-	}
-	if ju, ok := e.(*json.JSONUnquote); ok {
-		return &jsonUnquote{ju}, nil
-	}
-	return e, nil
+	return rewrapped(j.JSONUnquote, children, func(ju *json.JSONUnquote) sql.Expression { return &jsonUnquote{ju} })
 }
 
 func (j *jsonUnquote) Eval(ctx *sql.Context, row sql.Row) (any, error) {

@@ -30,14 +30,7 @@ func exactFormats(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sc
 type exactFormat struct{ *function.Format }
 
 func (f *exactFormat) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	e, err := f.Format.WithChildren(children...)
-	if err != nil {
-		return nil, err
-	}
-	if ff, ok := e.(*function.Format); ok {
-		return &exactFormat{ff}, nil
-	}
-	return e, nil
+	return rewrapped(f.Format, children, func(ff *function.Format) sql.Expression { return &exactFormat{ff} })
 }
 
 func (f *exactFormat) Eval(ctx *sql.Context, row sql.Row) (any, error) {
