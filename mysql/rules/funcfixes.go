@@ -284,9 +284,8 @@ func wrapSigned(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool
 
 // position answers INSTR(str, sub) (sub at argument 1, str at 0) and
 // LOCATE(sub, str[, start]) (0 and 1): the 1-based character position of
-// the first sub in str from start, 0 if none, comparing under str's
-// collation (case-folded when it is case-insensitive); binary strings
-// compare and count bytes.
+// the first sub in str from start, 0 if none, comparing characters by the
+// weights of str's collation; binary strings compare and count bytes.
 func position(subArg, strArg int) func(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool, error) {
 	return func(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool, error) {
 		v, err := evalArgs(ctx, args, row)
@@ -327,12 +326,15 @@ func position(subArg, strArg int) func(ctx *sql.Context, args []sql.Expression, 
 		if !ok1 || !ok2 {
 			return nil, false, nil
 		}
-		coll, _ := args[strArg].(sql.CollationCoercible)
-		ci := true
-		if coll != nil {
+		// Characters compare by the collation's weights, as padCompare
+		// compares them (case and, for _ai_, accents ignored where the
+		// collation ignores them).
+		same := func(a, b rune) bool { return strings.EqualFold(string(a), string(b)) }
+		if coll, ok := args[strArg].(sql.CollationCoercible); ok {
 			id, _ := coll.CollationCoercibility(ctx)
-			name := id.Name()
-			ci = strings.HasSuffix(name, "_ci")
+			if weight := id.Sorter(); weight != nil {
+				same = func(a, b rune) bool { return weight(a) == weight(b) }
+			}
 		}
 		sr, ur := []rune(str), []rune(sub)
 		if start < 1 || start > int64(len(sr))+1 {
@@ -341,7 +343,7 @@ func position(subArg, strArg int) func(ctx *sql.Context, args []sql.Expression, 
 		for i := int(start) - 1; i+len(ur) <= len(sr); i++ {
 			match := true
 			for j, r := range ur {
-				if c := sr[i+j]; c != r && (!ci || !strings.EqualFold(string(c), string(r))) {
+				if c := sr[i+j]; c != r && !same(c, r) {
 					match = false
 					break
 				}

@@ -106,33 +106,21 @@ func (l *loadData) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) {
 	return rowexec.DefaultBuilder.Build(ctx, &inner, row)
 }
 
-// underSecureDir is go-mysql-server's secure_file_priv check: the file's
-// directory is the secure directory, or its path lies under it.
+// underSecureDir is the secure_file_priv check: the file lies in the
+// directory or below it, links resolved (within, as LOAD_FILE checks).
 func underSecureDir(secure any, file string) error {
 	dir, _ := secure.(string)
 	if dir == "" {
-		return nil
-	}
-	ds, err := os.Stat(dir)
-	if err != nil {
-		return err
-	}
-	fs, err := os.Stat(filepath.Dir(file))
-	if err != nil {
-		return err
-	}
-	if os.SameFile(ds, fs) {
 		return nil
 	}
 	abs, err := filepath.Abs(file)
 	if err != nil {
 		return err
 	}
-	absDir, _ := filepath.Abs(dir)
-	if strings.HasPrefix(abs, absDir) {
-		return nil
+	if !within(abs, dir) {
+		return sql.ErrSecureFilePriv.New()
 	}
-	return sql.ErrSecureFilePriv.New()
+	return nil
 }
 
 // transformed reads r as MySQL reads a LOAD DATA file under l's FIELDS

@@ -111,9 +111,5 @@ func within(path, dir string) bool {
 }
 
 func (l *loadFile) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	e, err := l.LoadFile.WithChildren(children...)
-	if err != nil {
-		return nil, err
-	}
-	return &loadFile{LoadFile: e.(*function.LoadFile)}, nil
+	return rewrapped(l.LoadFile, children, func(lf *function.LoadFile) sql.Expression { return &loadFile{LoadFile: lf} })
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/sirupsen/logrus"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -267,12 +268,31 @@ func aliasesAsWritten(query string, fields []*querypb.Field) {
 	if !hasUpper(query) {
 		return
 	}
+	// The distinct lower-case table names to look up (few), then one
+	// pass over the statement's words for their first spellings.
+	var names, spelled []string
 	for _, f := range fields {
-		if f.Table == "" || hasUpper(f.Table) {
-			continue
+		if f.Table != "" && !hasUpper(f.Table) && !slices.Contains(names, f.Table) {
+			names = append(names, f.Table)
 		}
-		if w, ok := wordAsWritten(query, f.Table); ok {
-			f.Table = w
+	}
+	if len(names) == 0 {
+		return
+	}
+	spelled = make([]string, len(names))
+	left := len(names)
+	eachWord(query, func(i, j int) bool {
+		for k, n := range names {
+			if spelled[k] == "" && j-i == len(n) && strings.EqualFold(query[i:j], n) {
+				spelled[k] = query[i:j]
+				left--
+			}
+		}
+		return left == 0
+	})
+	for _, f := range fields {
+		if k := slices.Index(names, f.Table); k >= 0 && spelled[k] != "" {
+			f.Table = spelled[k]
 		}
 	}
 }
@@ -284,20 +304,6 @@ func hasUpper(s string) bool {
 		}
 	}
 	return false
-}
-
-// wordAsWritten finds word in q as a whole identifier, in any case, and
-// returns q's spelling of it.
-func wordAsWritten(q, word string) (string, bool) {
-	found, ok := "", false
-	eachWord(q, func(i, j int) bool {
-		if j-i == len(word) && strings.EqualFold(q[i:j], word) {
-			found, ok = q[i:j], true
-			return true
-		}
-		return false
-	})
-	return found, ok
 }
 
 // unsignedCodes: SHOW WARNINGS / SHOW ERRORS send their Code column as
