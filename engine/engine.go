@@ -278,7 +278,11 @@ func (db *DB) loadCatalog() error {
 	var pending []*Keyspace
 	it := db.dir.Scan(db.pool, nil, nil, false)
 	for it.Next() {
-		ks := decodeDirEntry(it.Key(), it.Value())
+		ks, err := decodeDirEntry(it.Key(), it.Value())
+		if err != nil {
+			it.Close()
+			return err
+		}
 		if ks.name[0] == 0 {
 			pending = append(pending, ks)
 			continue
@@ -329,9 +333,15 @@ func encodeDirEntry(ks *Keyspace) []byte {
 	return binary.LittleEndian.AppendUint64(v, uint64(ks.tree.Root))
 }
 
-func decodeDirEntry(k, v []byte) *Keyspace {
+// decodeDirEntry reads a catalog entry; one of another shape (a damaged
+// catalog page whose checksum was recomputed, found by FuzzDamagedPage)
+// is an error, not an out-of-range read.
+func decodeDirEntry(k, v []byte) (*Keyspace, error) {
+	if len(k) == 0 || len(v) != 12 {
+		return nil, fmt.Errorf("engine: catalog entry %q of %d bytes is corrupt", k, len(v))
+	}
 	id := binary.LittleEndian.Uint32(v)
-	return &Keyspace{name: string(k), id: id, tree: btree.Tree{Root: page.ID(binary.LittleEndian.Uint64(v[4:])), Keyspace: id}}
+	return &Keyspace{name: string(k), id: id, tree: btree.Tree{Root: page.ID(binary.LittleEndian.Uint64(v[4:])), Keyspace: id}}, nil
 }
 
 // CreateKeyspace creates an empty keyspace; the change is durable on return.
