@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/sqltypes"
 )
 
@@ -14,7 +15,7 @@ import (
 // members and comments with their quotes doubled, and ENUM/SET defaults
 // as the member (go-mysql-server printed the member's index, DEFAULT '2',
 // which means another value, or none, when the dump is loaded), TIME as
-// time.
+// time, and the implicit DEFAULT NULL of a nullable column.
 type schemaFormatter struct{ sql.SchemaFormatter }
 
 func (f schemaFormatter) GenerateCreateTableColumnDefinition(col *sql.Column, colDefault, onUpdate string, tableCollation sql.CollationID) string {
@@ -33,6 +34,11 @@ func (f schemaFormatter) GenerateCreateTableColumnDefinition(col *sql.Column, co
 	fmt.Fprintf(&b, "  %s %s", f.QuoteIdentifier(col.Name), typ)
 	if !col.Nullable {
 		b.WriteString(" NOT NULL")
+	} else if col.Type.Type() == sqltypes.Timestamp {
+		// A TIMESTAMP says it is nullable: under
+		// explicit_defaults_for_timestamp=OFF (MySQL 5.7, older MariaDB)
+		// a bare TIMESTAMP is NOT NULL DEFAULT CURRENT_TIMESTAMP.
+		b.WriteString(" NULL")
 	}
 	if col.AutoIncrement {
 		b.WriteString(" AUTO_INCREMENT")
@@ -45,6 +51,11 @@ func (f schemaFormatter) GenerateCreateTableColumnDefinition(col *sql.Column, co
 	}
 	if col.Default != nil && col.Generated == nil {
 		fmt.Fprintf(&b, " DEFAULT %s", memberDefault(col.Type, colDefault))
+	} else if col.Nullable && col.Generated == nil && !col.AutoIncrement && !types.IsTextBlob(col.Type) {
+		// A nullable column without a default defaults to NULL, and says
+		// so, as MySQL and MariaDB print it (TEXT and BLOB, which take
+		// no literal default, as MySQL: nothing).
+		b.WriteString(" DEFAULT NULL")
 	}
 	if col.OnUpdate != nil {
 		fmt.Fprintf(&b, " ON UPDATE %s", onUpdate)

@@ -246,6 +246,11 @@
 // column (ENUM index 0 or past the list, an unknown name) fails with 1265
 // (temporalrange.go; wrapped by RULE-34's pass).
 //
+// RULE-56 FOUND_ROWS() after a SELECT with LIMIT and OFFSET counts the rows
+// the limit read from its input, as MariaDB does (foundrows.go): with
+// SQL_CALC_FOUND_ROWS all of them, offset included; without, up to offset
+// + limit. go-mysql-server counted the rows after the offset only.
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -329,6 +334,7 @@ const (
 	bitOperationsID
 	readOnlySessionsID
 	loadDataFilesID
+	foundRowsID
 )
 
 var once sync.Once
@@ -406,6 +412,7 @@ func Install() {
 			analyzer.Rule{Id: readOnlySessionsID, Apply: readOnlySessions}, // RULE-52
 			analyzer.Rule{Id: loadDataFilesID, Apply: loadDataFiles},       // RULE-53
 			analyzer.Rule{Id: rollupsID, Apply: rollups},                   // RULE-50, after the rules that rewrite GroupBy
+			analyzer.Rule{Id: foundRowsID, Apply: foundRows},               // RULE-56, after RULE-40 reads CalcFoundRows
 			analyzer.Rule{Id: warningsInOrderID, Apply: warningsInOrder})
 		// RULE-36 before go-mysql-server's filter simplification.
 		for i, r := range analyzer.OnceBeforeDefault {

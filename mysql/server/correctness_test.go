@@ -931,7 +931,7 @@ func TestIndexPrefixLengths(t *testing.T) {
 	}
 	wantErrCode(t, c, 1089, "CREATE INDEX bad ON u (id(2))")
 	wantErrCode(t, c, 1170, "CREATE TABLE t2 (a TEXT, KEY (a))")
-	wantRows(t, c, "SHOW CREATE TABLE u", "u|CREATE TABLE `u` (\n  `id` int NOT NULL,\n  `s` varchar(20),\n  PRIMARY KEY (`id`),\n  UNIQUE KEY `us` (`s`(3))\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci")
+	wantRows(t, c, "SHOW CREATE TABLE u", "u|CREATE TABLE `u` (\n  `id` int NOT NULL,\n  `s` varchar(20) DEFAULT NULL,\n  PRIMARY KEY (`id`),\n  UNIQUE KEY `us` (`s`(3))\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci")
 	ts.stop()
 	ts = startServer(t, dir)
 	c = ts.open("d")
