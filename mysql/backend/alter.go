@@ -61,14 +61,16 @@ func (tb *Table) ModifyColumn(ctx *sql.Context, name string, col *sql.Column, or
 	if o < 0 {
 		return sql.ErrTableColumnNotFound.New(t.def.Name, name)
 	}
-	if order != nil || col.Type.String() != t.sch[o].Type.String() || col.Nullable != t.sch[o].Nullable {
+	if order != nil || col.Type.String() != t.sch[o].Type.String() || col.Nullable != t.sch[o].Nullable ||
+		declaredChange(ctx, col.Name, t.def.Columns[o].Unsigned) {
 		return errNeedsRewrite
 	}
 	def := t.def.clone()
 	cd := &def.Columns[o]
 	typ := cd.Type
+	unsigned := cd.Unsigned
 	*cd = columnDefOf(col, sql.Collation_Unspecified)
-	cd.Type = typ
+	cd.Type, cd.Unsigned = typ, unsigned
 	mdl, err := b.exclusiveMDL(t)
 	if err != nil {
 		return err
@@ -110,6 +112,11 @@ func (tb *Table) RewriteInserter(ctx *sql.Context, oldSch, newSch sql.PrimaryKey
 	def, err := rewrittenDef(old, newSch, oldCol, newCol)
 	if err != nil {
 		return nil, err
+	}
+	if oldCol != nil && newCol != nil {
+		declareRewrite(ctx, def, old, oldCol.Name, newCol.Name)
+	} else {
+		declareRewrite(ctx, def, old, "", "")
 	}
 	b.mu.Lock()
 	def.ID = b.nextTID

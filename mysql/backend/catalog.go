@@ -38,6 +38,15 @@ import (
 //
 // CAT-4 A VIRTUAL generated column is kept as declared in the catalog but
 // served as STORED: its value is computed on write and stored.
+//
+// CAT-5 DECIMAL, FLOAT and DOUBLE columns declared UNSIGNED (whose types
+// go-mysql-server builds signed, dropping the word) keep the flag in the
+// catalog: the server hands each CREATE/ALTER TABLE's declared columns to
+// the session (DeclareColumns), new definitions take the flag from there,
+// and a rewrite keeps it for the columns the statement does not declare.
+// rules RULE-57 reads it (UnsignedColumn): negative values are out of
+// range, SHOW CREATE TABLE and SHOW COLUMNS print `unsigned`; editors
+// refuse a negative value that gets past it (an ALTER's copy of rows).
 
 const catalogKeyspace = "sql.catalog"
 
@@ -51,6 +60,7 @@ type columnDef struct {
 	Virtual       bool   `json:"virtual,omitempty"`   // declared VIRTUAL (served as STORED: CAT-4)
 	AutoIncrement bool   `json:"auto_increment,omitempty"`
 	Comment       string `json:"comment,omitempty"`
+	Unsigned      bool   `json:"unsigned,omitempty"` // DECIMAL/FLOAT/DOUBLE UNSIGNED (CAT-5)
 }
 
 // columnDefOf is the catalog form of a column of a table whose default

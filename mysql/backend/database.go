@@ -98,6 +98,7 @@ func (d *Database) newTable(ctx *sql.Context, name string, sch sql.PrimaryKeySch
 	for _, c := range sch.Schema {
 		def.Columns = append(def.Columns, columnDefOf(c, coll))
 	}
+	d.declareNew(ctx, def)
 	def.PK = append([]int{}, sch.PkOrdinals...)
 	d.b.mu.Lock()
 	def.ID = d.b.nextTID

@@ -121,6 +121,11 @@ func (e *editor) Insert(ctx *sql.Context, row sql.Row) error {
 
 func (e *editor) insert(ctx *sql.Context, tx *engine.Tx, row sql.Row) error {
 	t := e.t
+	if t.unsigned {
+		if err := t.checkUnsigned(row); err != nil {
+			return err
+		}
+	}
 	val, err := appendRow(ctx, nil, t.cols, row)
 	if err != nil {
 		return err
@@ -377,6 +382,11 @@ func (e *editor) delete(ctx *sql.Context, tx *engine.Tx, row sql.Row) error {
 
 // Update implements sql.RowUpdater.
 func (e *editor) Update(ctx *sql.Context, old, row sql.Row) error {
+	if e.t.unsigned {
+		if err := e.t.checkUnsigned(row); err != nil {
+			return err
+		}
+	}
 	tx, err := e.begin()
 	if err != nil {
 		return err

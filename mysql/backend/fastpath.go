@@ -99,6 +99,9 @@ func (ft *FastTable) Convert(ctx *sql.Context, o int, v any) (any, bool) {
 	if err != nil || inRange != sql.InRange {
 		return nil, false
 	}
+	if ft.t.def.Columns[o].Unsigned && negative(cv) { // CAT-5: the general path's RULE-57 answers
+		return nil, false
+	}
 	if _, err := ft.t.cols[o].canonical(ctx, cv); err != nil {
 		return nil, false
 	}

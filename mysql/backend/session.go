@@ -64,6 +64,7 @@ type Session struct {
 	ids     insertIDs            // the current statement's (SES-8)
 	dups    map[string]dupEntry  // the current statement's duplicate keys
 	temps   map[string]*tempSlot // temporary tables by db/name (TMP-1)
+	decl    *ColumnDecl          // the current DDL statement's (CAT-5)
 
 	lockQuery   string
 	lockingRead bool
@@ -359,6 +360,7 @@ type createdTable struct {
 // created are dropped (SES-5).
 func (s *Session) StatementDone(failed bool) {
 	s.statementSnapshotDone() // SES-9
+	s.decl = nil              // CAT-5
 	created := s.created
 	s.created = nil
 	if !failed || len(created) == 0 {

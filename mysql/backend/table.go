@@ -39,6 +39,8 @@ type table struct {
 	refs    *engine.Keyspace // keyless tables since KeyFormat 2: hash(row) + row id (CODEC-10)
 	ctr     *counters
 	temp    *tempSlot // a session's temporary table (TMP-1), else nil
+
+	unsigned bool // a DECIMAL/FLOAT/DOUBLE column is UNSIGNED (CAT-5)
 }
 
 // latest returns t's current runtime form (DDL swaps it), or nil if the
@@ -101,6 +103,7 @@ func openTableDef(ctx *sql.Context, d *Database, def *tableDef, _ any) (*table, 
 				return nil, err
 			}
 		}
+		t.unsigned = t.unsigned || cd.Unsigned
 		c := &sql.Column{Name: cd.Name, Type: typ, Nullable: cd.Nullable, Source: def.Name,
 			DatabaseSource: d.name, AutoIncrement: cd.AutoIncrement, Comment: cd.Comment}
 		c.Default, c.OnUpdate = columnExpr(cd.Default), columnExpr(cd.OnUpdate)

@@ -54,6 +54,12 @@ func decimalRanges(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.S
 				}
 				return &fittedInteger{over: over{e}, col: col.Name, unsigned: unsigned, fail: st && !ignore, rows: rows[col.Name]}, true // RULE-46
 			}
+			if types.IsFloat(col.Type) { // RULE-57
+				if _, done := e.(*fittedUnsigned); done || !UnsignedColumn(ctx, col.DatabaseSource, col.Source, col.Name) {
+					return e, false
+				}
+				return &fittedUnsigned{over: over{e}, col: col.Name, fail: st && !ignore, rows: rows[col.Name]}, true
+			}
 			dt, ok := col.Type.(sql.DecimalType)
 			if !ok {
 				return e, false
@@ -62,7 +68,8 @@ func decimalRanges(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.S
 				return e, false
 			}
 			return &fittedDecimal{over: over{e}, prec: int32(dt.Precision()), scale: int32(dt.Scale()),
-				col: col.Name, fail: st && !ignore, notes: true, rows: rows[col.Name]}, true
+				col: col.Name, fail: st && !ignore, notes: true, rows: rows[col.Name],
+				unsigned: UnsignedColumn(ctx, col.DatabaseSource, col.Source, col.Name)}, true // RULE-57
 		}
 	}
 	n, same, err := transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
@@ -104,6 +111,7 @@ type fittedDecimal struct {
 	notes       bool                // Note 1265 when digits are dropped (INSERT, UPDATE)
 	rows        *rowCounter         // the row number warnings name
 	cast        *expression.Convert // CAST(... AS DECIMAL(M,D)): its type and text
+	unsigned    bool                // the column is DECIMAL UNSIGNED: the range starts at 0 (RULE-57)
 }
 
 // rowCounter numbers the rows a statement's expression is evaluated for,
@@ -167,13 +175,17 @@ func (f *fittedDecimal) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	}
 	r := d.Round(f.scale)
 	max := decimal.New(1, f.prec-f.scale).Sub(decimal.New(1, -f.scale))
-	if r.GreaterThan(max) || r.LessThan(max.Neg()) {
+	min := max.Neg()
+	if f.unsigned {
+		min = decimal.Zero
+	}
+	if r.GreaterThan(max) || r.LessThan(min) {
 		if f.fail {
 			return nil, mysql.NewSQLError(1264, "22003", "Out of range value for column '%s' at row %d", f.col, n)
 		}
 		ctx.Warn(1264, "Out of range value for column '%s' at row %d", f.col, n)
 		if r.Sign() < 0 {
-			return max.Neg(), nil
+			return min, nil
 		}
 		return max, nil
 	}

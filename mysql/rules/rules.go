@@ -251,6 +251,13 @@
 // SQL_CALC_FOUND_ROWS all of them, offset included; without, up to offset
 // + limit. go-mysql-server counted the rows after the offset only.
 //
+// RULE-57 A DECIMAL, FLOAT or DOUBLE column declared UNSIGNED (kept by
+// the storage layer: backend CAT-5, read through UnsignedColumn) takes no
+// negative value: INSERT and UPDATE fail with 1264 in strict mode without
+// IGNORE, else store 0 with Warning 1264 (decimalrange.go, unsigned.go);
+// SHOW CREATE TABLE and SHOW COLUMNS write `unsigned` after its type.
+// go-mysql-server dropped the word and stored negative values.
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -335,6 +342,7 @@ const (
 	readOnlySessionsID
 	loadDataFilesID
 	foundRowsID
+	unsignedShowsID
 )
 
 var once sync.Once
@@ -413,6 +421,7 @@ func Install() {
 			analyzer.Rule{Id: loadDataFilesID, Apply: loadDataFiles},       // RULE-53
 			analyzer.Rule{Id: rollupsID, Apply: rollups},                   // RULE-50, after the rules that rewrite GroupBy
 			analyzer.Rule{Id: foundRowsID, Apply: foundRows},               // RULE-56, after RULE-40 reads CalcFoundRows
+			analyzer.Rule{Id: unsignedShowsID, Apply: unsignedShows},       // RULE-57
 			analyzer.Rule{Id: warningsInOrderID, Apply: warningsInOrder})
 		// RULE-36 before go-mysql-server's filter simplification.
 		for i, r := range analyzer.OnceBeforeDefault {

@@ -65,9 +65,9 @@ func wantRows(t *testing.T, c interface {
 
 func wantErrCode(t *testing.T, c interface {
 	ExecContext(context.Context, string, ...any) (sql.Result, error)
-}, code uint16, q string) {
+}, code uint16, q string, args ...any) {
 	t.Helper()
-	_, err := c.ExecContext(context.Background(), q)
+	_, err := c.ExecContext(context.Background(), q, args...)
 	if errCode(err) != code {
 		t.Fatalf("%s: want error %d, got %v", q, code, err)
 	}
@@ -1740,4 +1740,31 @@ func TestDropUnknownTable(t *testing.T) {
 	wantErrCode(t, c, 1051, "DROP VIEW nope_v")
 	mustExec(t, c, "DROP TABLE IF EXISTS nope")
 	wantErrCode(t, c, 1146, "SELECT * FROM nope")
+}
+
+// TestUnsignedDecimals: DECIMAL/FLOAT/DOUBLE UNSIGNED refuse negative
+// values on the general path and on the fast path (prepared INSERT and
+// UPDATE by key), and keep the flag across a restart (backend CAT-5,
+// rules RULE-57).
+func TestUnsignedDecimals(t *testing.T) {
+	dir := t.TempDir()
+	ts := startServer(t, dir)
+	mustExec(t, ts.open(""), "CREATE DATABASE d")
+	c := ts.open("d")
+	mustExec(t, c, "CREATE TABLE p (id INT PRIMARY KEY, price DECIMAL(10,2) UNSIGNED NOT NULL, w DOUBLE UNSIGNED)")
+	mustExec(t, c, "INSERT INTO p VALUES (?, ?, ?)", 1, "9.99", 1.5) // prepared: the fast path
+	wantErrCode(t, c, 1264, "INSERT INTO p VALUES (?, ?, ?)", 2, "-9.99", 1.5)
+	wantErrCode(t, c, 1264, "INSERT INTO p VALUES (?, ?, ?)", 3, "1", -0.5)
+	wantErrCode(t, c, 1264, "UPDATE p SET price = ? WHERE id = ?", "-1", 1)
+	wantErrCode(t, c, 1264, "UPDATE p SET w = w - 2 WHERE id = 1")
+	wantRows(t, c, "SELECT id, price, w FROM p", "1|9.99|1.5")
+	ts.stop()
+	ts = startServer(t, dir)
+	c = ts.open("d")
+	wantErrCode(t, c, 1264, "INSERT INTO p VALUES (?, ?, ?)", 4, "-1", 1)
+	wantRows(t, c, "SHOW CREATE TABLE p", "p|CREATE TABLE `p` (\n  `id` int NOT NULL,\n  `price` decimal(10,2) unsigned NOT NULL,\n  `w` double unsigned DEFAULT NULL,\n  PRIMARY KEY (`id`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci")
+	mustExec(t, c, "ALTER TABLE p MODIFY price DECIMAL(10,2) NOT NULL")
+	mustExec(t, c, "INSERT INTO p VALUES (?, ?, ?)", 5, "-1", 1)
+	wantErrCode(t, c, 1264, "ALTER TABLE p MODIFY price DECIMAL(10,2) UNSIGNED NOT NULL")
+	wantRows(t, c, "SELECT id, price FROM p ORDER BY id", "1|9.99", "5|-1.00")
 }

@@ -730,6 +730,7 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 		return err
 	}
 	ch := h.chainOf(ctx, c, query)
+	h.declareColumns(c, query) // backend CAT-5
 	err = statementErrors(query, h.mapError(c, h.Handler.ComQuery(ctx, c, query, h.spool(c, query, chainStatus(c, ch, cb)))))
 	if h.ifNotExists(c, query, err) {
 		h.setStatus(c)
@@ -1118,6 +1119,7 @@ func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 		}
 	}
 	ch := h.chainOf(ctx, c, query)
+	h.declareColumns(c, query) // backend CAT-5
 	rest, err = h.Handler.ComMultiQuery(ctx, c, query, h.spool(c, query, chainStatus(c, ch, cb)))
 	err = statementErrors(query, h.mapError(c, err))
 	if h.ifNotExists(c, query, err) {

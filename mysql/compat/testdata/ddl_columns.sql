@@ -55,6 +55,36 @@ INSERT INTO decs (id, d) VALUES (6, 123456789.00);
 INSERT INTO decs (id, du) VALUES (7, -1);
 INSERT INTO decs (id, n) VALUES (8, 1000);
 SELECT id, d, du, n FROM decs WHERE id >= 6 ORDER BY id;
+-- UNSIGNED DECIMAL, FLOAT and DOUBLE: no negative values; kept by LIKE and ALTER.
+CREATE TABLE unums (id INT PRIMARY KEY, d DECIMAL(5,2) UNSIGNED, f FLOAT UNSIGNED, g DOUBLE UNSIGNED NOT NULL DEFAULT 0, s DECIMAL(4,1));
+SHOW CREATE TABLE unums;
+INSERT INTO unums VALUES (1, 1.5, 2.5, 3.5, -1);
+INSERT INTO unums VALUES (2, -1.5, 2.5, 3.5, -1);
+INSERT INTO unums VALUES (3, 1.5, -2.5, 3.5, -1);
+INSERT INTO unums VALUES (4, 1.5, 2.5, '-3.5', -1);
+INSERT INTO unums VALUES (10, 0, -0.0, 0, 0);
+INSERT IGNORE INTO unums VALUES (5, -1.5, -2.5, -3.5, -1);
+SHOW WARNINGS;
+UPDATE unums SET d = d - 10 WHERE id = 1;
+UPDATE IGNORE unums SET d = d - 10, f = -f WHERE id = 1;
+SELECT * FROM unums ORDER BY id;
+SET @saved_mode = @@sql_mode;
+SET sql_mode = '';
+INSERT INTO unums VALUES (6, -7, -8, -9, -1);
+SHOW WARNINGS;
+SET sql_mode = @saved_mode;
+SELECT * FROM unums ORDER BY id;
+CREATE TABLE unums2 LIKE unums;
+INSERT INTO unums2 (id, d) VALUES (1, -1);
+ALTER TABLE unums2 ADD COLUMN e DECIMAL(3,0) UNSIGNED, MODIFY d DECIMAL(5,2);
+INSERT INTO unums2 (id, d, e) VALUES (2, -1, 1);
+INSERT INTO unums2 (id, e) VALUES (3, -1);
+ALTER TABLE unums2 MODIFY d DECIMAL(5,2) UNSIGNED;
+ALTER TABLE unums2 CHANGE f f2 FLOAT;
+INSERT INTO unums2 (id, f2) VALUES (4, -1);
+SELECT * FROM unums2 ORDER BY id;
+ALTER TABLE unums MODIFY s DECIMAL(4,1) UNSIGNED;
+SELECT id, s FROM unums ORDER BY id;
 
 -- Floating point.
 CREATE TABLE floats (id INT PRIMARY KEY, f FLOAT, d DOUBLE, r REAL, dp DOUBLE PRECISION);

@@ -1,0 +1,164 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/rowexec"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
+)
+
+// UnsignedColumn reports whether column of table db.table is a DECIMAL,
+// FLOAT or DOUBLE declared UNSIGNED (RULE-57). go-mysql-server's types
+// drop the word, so the storage layer keeps it (backend CAT-5) and sets
+// this.
+var UnsignedColumn = func(ctx *sql.Context, db, table, column string) bool { return false }
+
+// fittedUnsigned is a value going into a FLOAT or DOUBLE UNSIGNED column
+// (RULE-57): below zero it is out of range, error 1264 in strict mode
+// without IGNORE, else 0 with Warning 1264.
+type fittedUnsigned struct {
+	over
+	col  string
+	fail bool
+	rows *rowCounter
+}
+
+func (f *fittedUnsigned) Type() sql.Type { return f.child.Type() }
+
+func (f *fittedUnsigned) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(f, len(children), 1)
+	}
+	nf := *f
+	nf.child = children[0]
+	return &nf, nil
+}
+
+func (f *fittedUnsigned) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	n := f.rows.next(ctx)
+	v, err := f.child.Eval(ctx, row)
+	if err != nil || v == nil {
+		return v, err
+	}
+	fv, _, err := types.Float64.Convert(ctx, v)
+	if err != nil {
+		return v, nil // left to go-mysql-server's conversion
+	}
+	if x, ok := fv.(float64); !ok || x >= 0 {
+		return v, nil
+	}
+	if f.fail {
+		return nil, mysql.NewSQLError(1264, "22003", "Out of range value for column '%s' at row %d", f.col, n)
+	}
+	ctx.Warn(1264, "Out of range value for column '%s' at row %d", f.col, n)
+	return float64(0), nil
+}
+
+// unsignedShows implements RULE-57's display: SHOW CREATE TABLE and SHOW
+// COLUMNS / DESCRIBE write `unsigned` after the type of an UNSIGNED
+// DECIMAL, FLOAT or DOUBLE column.
+func unsignedShows(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	switch s := n.(type) {
+	case *plan.ShowCreateTable:
+		if s.IsView {
+			return n, transform.SameTree, nil
+		}
+		db, table := tableOf(s.Child)
+		return &unsignedShow{UnaryNode: plan.UnaryNode{Child: n}, db: db, table: table, create: true}, transform.NewTree, nil
+	case *plan.ShowColumns:
+		db, table := tableOf(s.Child)
+		return &unsignedShow{UnaryNode: plan.UnaryNode{Child: n}, db: db, table: table}, transform.NewTree, nil
+	}
+	return n, transform.SameTree, nil
+}
+
+func tableOf(n sql.Node) (db, table string) {
+	if rt, ok := n.(*plan.ResolvedTable); ok {
+		if rt.SqlDatabase != nil {
+			db = rt.SqlDatabase.Name()
+		}
+		return db, rt.Name()
+	}
+	return "", ""
+}
+
+// unsignedShow runs a SHOW CREATE TABLE (create) or SHOW COLUMNS of
+// db.table and adds `unsigned` to the types of its UNSIGNED columns.
+type unsignedShow struct {
+	plan.UnaryNode
+	db, table string
+	create    bool
+}
+
+var _ sql.ExecSourceRel = (*unsignedShow)(nil)
+
+func (u *unsignedShow) String() string   { return u.Child.String() }
+func (u *unsignedShow) IsReadOnly() bool { return true }
+func (u *unsignedShow) WithChildren(children ...sql.Node) (sql.Node, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(u, len(children), 1)
+	}
+	nu := *u
+	nu.Child = children[0]
+	return &nu, nil
+}
+
+func (u *unsignedShow) RowIter(ctx *sql.Context, r sql.Row) (sql.RowIter, error) {
+	it, err := rowexec.DefaultBuilder.Build(ctx, u.Child, r)
+	if err != nil {
+		return nil, err
+	}
+	var cols []*sql.Column
+	for _, c := range u.Child.Children()[0].Schema() {
+		if (types.IsDecimal(c.Type) || types.IsFloat(c.Type)) && UnsignedColumn(ctx, u.db, u.table, c.Name) {
+			cols = append(cols, c)
+		}
+	}
+	if len(cols) == 0 {
+		return it, nil
+	}
+	rows, err := sql.RowIterToRows(ctx, it)
+	if err != nil {
+		return nil, err
+	}
+	for _, row := range rows {
+		if u.create {
+			if len(row) > 1 {
+				if s, ok := row[1].(string); ok {
+					row[1] = unsignedDDL(s, cols)
+				}
+			}
+			continue
+		}
+		if len(row) > 1 {
+			for _, c := range cols {
+				if name, ok := row[0].(string); ok && strings.EqualFold(name, c.Name) {
+					if typ, ok := row[1].(string); ok {
+						row[1] = typ + " unsigned"
+					}
+				}
+			}
+		}
+	}
+	return sql.RowsToRowIter(rows...), nil
+}
+
+// unsignedDDL adds `unsigned` after the type in the column definition
+// lines of cols in a CREATE TABLE statement.
+func unsignedDDL(ddl string, cols []*sql.Column) string {
+	lines := strings.Split(ddl, "\n")
+	for i, l := range lines {
+		for _, c := range cols {
+			prefix := "  " + sql.QuoteIdentifier(c.Name) + " " + c.Type.String()
+			if strings.HasPrefix(l, prefix) {
+				lines[i] = prefix + " unsigned" + l[len(prefix):]
+			}
+		}
+	}
+	return strings.Join(lines, "\n")
+}
