@@ -258,6 +258,12 @@
 // SHOW CREATE TABLE and SHOW COLUMNS write `unsigned` after its type.
 // go-mysql-server dropped the word and stored negative values.
 //
+// RULE-58 A string expression is typed in the collation of its values
+// (IF, CASE and COALESCE: their string arguments' aggregated; CONCAT and
+// other functions: what they report), so ORDER BY, GROUP BY, DISTINCT
+// and comparisons of them follow a case-insensitive column's collation;
+// go-mysql-server typed them in its binary default (branchcoll.go).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -343,6 +349,7 @@ const (
 	loadDataFilesID
 	foundRowsID
 	unsignedShowsID
+	branchCollationsID
 )
 
 var once sync.Once
@@ -391,6 +398,7 @@ func Install() {
 			analyzer.Rule{Id: numericBranchesID, Apply: numericBranches}, // types checkedIntegers reads
 			analyzer.Rule{Id: checkedIntegersID, Apply: checkedIntegers},
 			analyzer.Rule{Id: serverCollationID, Apply: serverCollation},
+			analyzer.Rule{Id: branchCollationsID, Apply: branchCollations}, // RULE-58, before RULE-7 reads the types
 			analyzer.Rule{Id: collatedDistinctID, Apply: collatedDistinct},
 			analyzer.Rule{Id: collatedCountDistinctID, Apply: collatedCountDistinct},
 			analyzer.Rule{Id: unixTimestampID, Apply: unixTimestamp},

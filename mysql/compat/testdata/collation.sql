@@ -90,3 +90,17 @@ SELECT id FROM padg WHERE s > 'a' ORDER BY id;
 SELECT a.id, b.id FROM padg a JOIN padg b ON a.s = b.s WHERE a.id < b.id ORDER BY a.id, b.id;
 SELECT a.id, b.id FROM padg a JOIN padg b IGNORE INDEX (s) ON a.s = b.s WHERE a.id < b.id ORDER BY a.id, b.id;
 SELECT 'x ' = 'x' COLLATE utf8mb4_bin, 'x ' < 'x' COLLATE utf8mb4_unicode_ci, 'x' = 'x  ' COLLATE utf8mb4_general_ci;
+-- Expressions over strings keep their arguments' collation (RULE-58).
+CREATE TABLE names (id INT PRIMARY KEY, nick VARCHAR(10), name VARCHAR(10)) DEFAULT CHARSET utf8mb4 COLLATE utf8mb4_general_ci;
+INSERT INTO names VALUES (1, 'a', 'Zed'), (2, NULL, 'b'), (3, 'A', 'x'), (4, NULL, 'B'), (5, 'c', 'c');
+SELECT IF(id > 0, nick, name) x, COUNT(*) FROM names GROUP BY x ORDER BY x;
+SELECT COALESCE(nick, name) x, COUNT(*) FROM names GROUP BY x ORDER BY x;
+SELECT CASE WHEN nick IS NULL THEN name ELSE nick END x, COUNT(*) FROM names GROUP BY x ORDER BY x;
+SELECT COUNT(DISTINCT COALESCE(nick, name)), COUNT(DISTINCT CONCAT(name, '')), COUNT(DISTINCT LOWER(name)) FROM names;
+SELECT id FROM names WHERE COALESCE(nick, name) = 'B' ORDER BY id;
+SELECT id FROM names WHERE CASE WHEN id = 3 THEN nick ELSE 'q' END = 'a' ORDER BY id;
+SELECT DISTINCT IFNULL(nick, 'A') x FROM names ORDER BY x;
+SELECT x, COUNT(*) FROM (SELECT COALESCE(nick, name) x FROM names) d GROUP BY x ORDER BY x;
+SELECT CONCAT(name, '') x, COUNT(*) FROM names GROUP BY x ORDER BY x;
+SELECT COLLATION(IF(id > 0, nick, name)), COLLATION(COALESCE(nick, 'x')), COLLATION(CASE WHEN id THEN name END), COLLATION(CONCAT(name, 'x')) FROM names WHERE id = 1;
+SELECT COALESCE(nick COLLATE utf8mb4_bin, name) x FROM names WHERE id IN (1, 3) ORDER BY x;
