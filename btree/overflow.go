@@ -31,8 +31,10 @@ const (
 	ovfCap     = page.Size - ovfData
 	ovfRefSize = 20
 	// MaxValue is the largest value accepted (the transaction must also fit
-	// the buffer pool and log limits).
-	MaxValue = 16 << 20
+	// the buffer pool and log limits): a row holding one value as large as
+	// the server's default max_allowed_packet (16 MiB), plus room for the
+	// rest of the row.
+	MaxValue = 16<<20 + 64<<10
 )
 
 var errChainMoved = errors.New("btree: overflow chain changed under the reader")

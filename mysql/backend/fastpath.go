@@ -102,6 +102,9 @@ func (ft *FastTable) Convert(ctx *sql.Context, o int, v any) (any, bool) {
 	if ft.t.def.Columns[o].Unsigned && negative(cv) { // CAT-5: the general path's RULE-57 answers
 		return nil, false
 	}
+	if ts, ok := cv.(types.Timespan); ok && int64(ts)%1e6 != 0 { // RULE-59 rounds it
+		return nil, false
+	}
 	if _, err := ft.t.cols[o].canonical(ctx, cv); err != nil {
 		return nil, false
 	}

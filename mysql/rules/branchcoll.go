@@ -5,94 +5,237 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/expression/function"
+	"github.com/dolthub/go-mysql-server/sql/expression/function/aggregation"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/go-mysql-server/sql/types"
-	"reflect"
 	"strings"
 )
 
-// branchCollations implements RULE-58: a string expression is typed in
-// the collation of its values, so ORDER BY, GROUP BY, DISTINCT and
-// comparisons of `COALESCE(nick, name)` or `CONCAT(first, last)` follow
-// the columns' case-insensitive collation. IF, CASE and COALESCE take the
-// aggregation of their string arguments (an explicit COLLATE over a
-// column over a literal), as MySQL does. go-mysql-server typed them TEXT
-// in its default binary collation: 'a' and 'A' grouped apart, sorted
-// apart, and CASE ... = 'A' was false for 'a'.
+// branchCollations implements RULE-58: a string expression sorted,
+// grouped or counted distinct (ORDER BY, GROUP BY, COUNT(DISTINCT)) is
+// compared in the collation of its values, so `ORDER BY COALESCE(nick,
+// name)` or `GROUP BY CONCAT(first, last)` follow the columns'
+// case-insensitive collation. IF, CASE and COALESCE take the aggregation
+// of their string arguments (an explicit COLLATE over a column over a
+// literal), as MySQL does. go-mysql-server typed them TEXT in its default
+// binary collation: 'a' and 'A' grouped apart and sorted apart, and CASE
+// ... = 'A' was false for 'a' (comparisons already read the collation
+// these expressions report; sorting and grouping read their type).
 //
-// The planner has already typed the references to a select-list alias
-// (ORDER BY x, an outer query's column) with the old type; they are
-// re-typed by the alias's name (go-mysql-server leaves alias ids 0 here).
+// A reference to a select-list alias (ORDER BY x) or to a derived table's
+// column is re-typed from the expression it names. The select list's own
+// types stay as go-mysql-server made them: it has typed the sides of a
+// UNION alike and checks them after this rule.
 func branchCollations(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	done := map[sql.Expression]bool{} // already wrapped (a plan analyzed again)
-	retyped := map[string]sql.Type{}  // by alias name, lower case
+	n, same, err := collatedComparisons(ctx, n)
+	if err != nil || !hasOrdering(n) {
+		return n, same, err
+	}
+	named := map[string]sql.Expression{} // alias name, or derived table "t.col", lower case
 	transform.InspectExpressions(n, func(e sql.Expression) bool {
-		if c, ok := e.(*collated); ok && reflect.TypeOf(c.child).Comparable() {
-			done[c.child] = true
+		if a, ok := e.(*expression.Alias); ok {
+			named[strings.ToLower(a.Name())] = a.Child
 		}
 		return true
 	})
-	n, same, err := transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-		switch x := e.(type) {
-		case *expression.Alias:
-			if c, ok := x.Child.(*collated); ok {
-				retyped[strings.ToLower(x.Name())] = c.typ
-			}
-			return e, transform.SameTree, nil
-		case *collated, *expression.GetField, *expression.Literal:
-			return e, transform.SameTree, nil
-		}
-		if !types.IsText(e.Type()) || !reflect.TypeOf(e).Comparable() || done[e] {
-			return e, transform.SameTree, nil
-		}
-		tc, ok := e.Type().(sql.TypeWithCollation)
-		if !ok {
-			return e, transform.SameTree, nil
-		}
-		coll, coer, ok := resultCollation(ctx, e)
-		if !ok || coll == tc.Collation() || coll == sql.Collation_binary {
-			return e, transform.SameTree, nil
-		}
-		typ, err := tc.WithNewCollation(coll)
-		if err != nil {
-			return e, transform.SameTree, nil
-		}
-		return &collated{over: over{e}, typ: typ, coll: coll, coer: coer}, transform.NewTree, nil
-	})
-	// A derived table's columns take their types from its query: the
-	// outer query's references were typed before the query was retyped.
 	transform.Inspect(n, func(n sql.Node) bool {
-		if sa, ok := n.(*plan.SubqueryAlias); ok {
-			for _, c := range sa.Child.Schema() {
-				if types.IsText(c.Type) {
-					retyped[strings.ToLower(sa.Name())+"."+strings.ToLower(c.Name)] = c.Type
+		sa, ok := n.(*plan.SubqueryAlias)
+		if !ok {
+			return true
+		}
+		var projs []sql.Expression
+		transform.Inspect(sa.Child, func(n sql.Node) bool {
+			if projs != nil {
+				return false
+			}
+			if p, ok := n.(sql.Projector); ok {
+				projs = p.ProjectedExprs()
+				return false
+			}
+			return true
+		})
+		sch := sa.Child.Schema()
+		for i, e := range projs {
+			if i >= len(sch) {
+				break
+			}
+			if a, ok := e.(*expression.Alias); ok {
+				e = a.Child
+			}
+			named[strings.ToLower(sa.Name())+"."+strings.ToLower(sch[i].Name)] = e
+		}
+		return true
+	})
+	fix := func(e sql.Expression) (sql.Expression, bool) {
+		return collatedExpr(ctx, e, named)
+	}
+	n, same2, err := transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		switch x := n.(type) {
+		case *plan.Sort:
+			fields, changed := fixFields(x.SortFields, fix)
+			if !changed {
+				return n, transform.SameTree, nil
+			}
+			return plan.NewSort(fields, x.Child), transform.NewTree, nil
+		case *plan.TopN:
+			fields, changed := fixFields(x.Fields, fix)
+			if !changed {
+				return n, transform.SameTree, nil
+			}
+			t := plan.NewTopN(fields, x.Limit, x.Child)
+			t.CalcFoundRows = x.CalcFoundRows
+			return t, transform.NewTree, nil
+		case *plan.GroupBy:
+			changed := false
+			grouping := make([]sql.Expression, len(x.GroupByExprs))
+			for i, e := range x.GroupByExprs {
+				grouping[i] = e
+				if a, ok := e.(*expression.Alias); ok {
+					if ne, ok := fix(a.Child); ok {
+						if na, err := a.WithChildren(ne); err == nil {
+							grouping[i], changed = na, true
+						}
+					}
+				} else if ne, ok := fix(e); ok {
+					grouping[i], changed = ne, true
+				}
+			}
+			selected := make([]sql.Expression, len(x.SelectedExprs))
+			for i, e := range x.SelectedExprs {
+				ne, same, _ := transform.Expr(e, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+					cd, ok := e.(*aggregation.CountDistinct)
+					if !ok {
+						return e, transform.SameTree, nil
+					}
+					ch := cd.Children()
+					nc := make([]sql.Expression, len(ch))
+					any := false
+					for j, c := range ch {
+						nc[j] = c
+						if f, ok := fix(c); ok {
+							nc[j], any = f, true
+						}
+					}
+					if !any {
+						return e, transform.SameTree, nil
+					}
+					ncd, err := cd.WithChildren(nc...)
+					if err != nil {
+						return e, transform.SameTree, nil
+					}
+					return ncd, transform.NewTree, nil
+				})
+				selected[i] = ne
+				changed = changed || !bool(same)
+			}
+			if !changed {
+				return n, transform.SameTree, nil
+			}
+			return plan.NewGroupBy(selected, grouping, x.Child), transform.NewTree, nil
+		}
+		return n, transform.SameTree, nil
+	})
+	return n, same && same2, err
+}
+
+// collatedComparisons gives the operands of comparisons (and of
+// COLLATION()) that are CASE or COALESCE their values' collation: go-mysql-server's comparisons read
+// the collation an operand reports, and those two report their type's
+// (IF and the string functions report their arguments').
+func collatedComparisons(ctx *sql.Context, n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+	return transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		switch e.(type) {
+		case expression.Comparer, *function.Collation:
+		default:
+			return e, transform.SameTree, nil
+		}
+		ch := e.Children()
+		if len(ch) > 2 {
+			return e, transform.SameTree, nil
+		}
+		nc := append([]sql.Expression{}, ch...)
+		changed := false
+		for i, o := range ch {
+			switch o.(type) {
+			case *expression.Case, *function.Coalesce:
+				if f, ok := collatedExpr(ctx, o, nil); ok {
+					nc[i], changed = f, true
 				}
 			}
 		}
-		return true
-	})
-	if err != nil || len(retyped) == 0 {
-		return n, same, err
-	}
-	n, same2, err := transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-		gf, ok := e.(*expression.GetField)
-		if !ok || !types.IsText(gf.Type()) {
+		if !changed {
 			return e, transform.SameTree, nil
 		}
-		key := strings.ToLower(gf.Name()) // a reference to an alias has no table
+		ne, err := e.WithChildren(nc...)
+		if err != nil {
+			return e, transform.SameTree, nil
+		}
+		return ne, transform.NewTree, nil
+	})
+}
+
+// hasOrdering reports whether n sorts or groups anything.
+func hasOrdering(n sql.Node) bool {
+	found := false
+	transform.Inspect(n, func(n sql.Node) bool {
+		switch n.(type) {
+		case *plan.Sort, *plan.TopN, *plan.GroupBy:
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func fixFields(fields sql.SortFields, fix func(sql.Expression) (sql.Expression, bool)) (sql.SortFields, bool) {
+	out := make(sql.SortFields, len(fields))
+	changed := false
+	for i, f := range fields {
+		out[i] = f
+		if ne, ok := fix(f.Column); ok {
+			out[i].Column, changed = ne, true
+		}
+	}
+	return out, changed
+}
+
+// collatedExpr is e typed in the collation of its values when that is not
+// its type's (a string function, IF/CASE/COALESCE, or a reference to one
+// through a select-list alias or a derived table's column); false when e
+// stays as it is.
+func collatedExpr(ctx *sql.Context, e sql.Expression, named map[string]sql.Expression) (sql.Expression, bool) {
+	if _, done := e.(*collated); done || !types.IsText(e.Type()) {
+		return e, false
+	}
+	tc, ok := e.Type().(sql.TypeWithCollation)
+	if !ok {
+		return e, false
+	}
+	src := e
+	if gf, ok := e.(*expression.GetField); ok {
+		key := strings.ToLower(gf.Name())
 		if gf.Table() != "" {
 			key = strings.ToLower(gf.Table()) + "." + key
 		}
-		typ, ok := retyped[key]
-		if !ok || gf.Type() == typ || !types.IsText(typ) || sameCollation(gf.Type(), typ) {
-			return e, transform.SameTree, nil
+		if src, ok = named[key]; !ok {
+			return e, false
 		}
+	}
+	coll, coer, ok := resultCollation(ctx, src)
+	if !ok || coll == tc.Collation() || coll == sql.Collation_binary {
+		return e, false
+	}
+	typ, err := tc.WithNewCollation(coll)
+	if err != nil {
+		return e, false
+	}
+	if gf, ok := e.(*expression.GetField); ok {
 		ngf := expression.NewGetFieldWithTable(gf.Index(), int(gf.TableId()), typ, gf.Database(), gf.Table(), gf.Name(), gf.IsNullable()).
 			WithQuotedNames(sql.GlobalSchemaFormatter, gf.IsQuotedIdentifier())
-		return ngf.WithId(gf.Id()).(sql.Expression), transform.NewTree, nil
-	})
-	return n, same && same2, err
+		return ngf.WithId(gf.Id()).(sql.Expression), true
+	}
+	return &collated{over: over{e}, typ: typ, coll: coll, coer: coer}, true
 }
 
 // resultCollation is the collation and coercibility of string expression
@@ -151,12 +294,6 @@ var collatedFunctions = map[string]bool{
 	"substring": true, "substr": true, "mid": true, "left": true, "right": true, "trim": true,
 	"ltrim": true, "rtrim": true, "replace": true, "lpad": true, "rpad": true, "reverse": true,
 	"ifnull": true, "nullif": true, "substring_index": true, "repeat": true, "insert": true,
-}
-
-func sameCollation(a, b sql.Type) bool {
-	ca, ok1 := a.(sql.TypeWithCollation)
-	cb, ok2 := b.(sql.TypeWithCollation)
-	return ok1 && ok2 && ca.Collation() == cb.Collation()
 }
 
 // collated is a string expression with the collation RULE-58 gives it.

@@ -42,8 +42,18 @@ func decimalRanges(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.S
 				return &fittedMember{over: over{e}, col: col.Name, typ: col.Type, rows: rows[col.Name]}, true
 			}
 			if types.IsTimespan(col.Type) || types.IsDateType(col.Type) || types.IsDatetimeType(col.Type) { // RULE-54
-				if _, done := e.(*fittedTemporal); done || !st || ignore {
+				if _, done := e.(*fittedTemporal); done {
 					return e, false
+				}
+				if _, done := e.(*clockOfDatetime); done {
+					return e, false
+				}
+				wrapped := false
+				if types.IsTimespan(col.Type) { // RULE-59
+					e, wrapped = &clockOfDatetime{over: over{e}, column: true, col: col.Name, rows: &rowCounter{}}, true
+				}
+				if !st || ignore {
+					return e, wrapped
 				}
 				return &fittedTemporal{over: over{e}, col: col.Name, time: types.IsTimespan(col.Type), zero: noZeroDate,
 					fail: true, rows: rows[col.Name], isDate: types.IsDateType(col.Type)}, true
@@ -88,6 +98,16 @@ func decimalRanges(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.S
 		c, ok := e.(*expression.Convert)
 		if !ok {
 			return e, transform.SameTree, nil
+		}
+		if types.IsTimespan(c.Type()) { // RULE-59: CAST(x AS TIME)
+			if _, done := c.Child.(*clockOfDatetime); done {
+				return e, transform.SameTree, nil
+			}
+			nc, err := c.WithChildren(&clockOfDatetime{over: over{c.Child}})
+			if err != nil {
+				return nil, transform.SameTree, err
+			}
+			return nc, transform.NewTree, nil
 		}
 		dt, ok := c.Type().(sql.DecimalType)
 		if !ok || dt.Scale() == 0 { // DECIMAL(M,0): RULE-29's roundedDecimal

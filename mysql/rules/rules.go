@@ -258,11 +258,19 @@
 // SHOW CREATE TABLE and SHOW COLUMNS write `unsigned` after its type.
 // go-mysql-server dropped the word and stored negative values.
 //
-// RULE-58 A string expression is typed in the collation of its values
-// (IF, CASE and COALESCE: their string arguments' aggregated; CONCAT and
-// other functions: what they report), so ORDER BY, GROUP BY, DISTINCT
-// and comparisons of them follow a case-insensitive column's collation;
-// go-mysql-server typed them in its binary default (branchcoll.go).
+// RULE-58 A string expression sorted, grouped or counted distinct (ORDER
+// BY, GROUP BY, COUNT(DISTINCT), directly or through a select-list alias
+// or a derived table's column), and a CASE or COALESCE compared, is
+// compared in the collation of its values (IF, CASE, COALESCE: their
+// string arguments' aggregated; CONCAT and other functions: what they
+// report), as in MySQL; go-mysql-server typed them in its binary default
+// (branchcoll.go). The select list's types stay (a UNION's sides).
+//
+// RULE-59 A string holding a date and a time read as a TIME (CAST(x AS
+// TIME), a value for a TIME column) is its time of day, and a value for
+// a TIME column is rounded to whole seconds (clocktime.go);
+// go-mysql-server's conversion gave NULL, or 1292 on INSERT, and stored
+// the fraction.
 //
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,

@@ -156,8 +156,10 @@ var started atomic.Int64
 
 // serverVariables makes the variables that describe the server say what
 // it is: its port and address, data directory, version (the handshake's
-// string), host name, no socket; max_allowed_packet starts at MySQL 8's
-// 64 MiB (go-mysql-server's 1 GiB let one statement take that much).
+// string), host name, no socket; max_allowed_packet starts at MariaDB
+// 10.11's 16 MiB, the largest value a row stores (btree.MaxValue; MySQL
+// 8's 64 MiB would let a client send values no row takes, and
+// go-mysql-server's 1 GiB let one statement take that much).
 func serverVariables(db *engine.DB, ln net.Listener, bind, version string) error {
 	started.Store(time.Now().Unix())
 	port := int64(ln.Addr().(*net.TCPAddr).Port)
@@ -170,7 +172,7 @@ func serverVariables(db *engine.DB, ln net.Listener, bind, version string) error
 	host, _ := os.Hostname()
 	return sql.SystemVariables.AssignValues(map[string]any{
 		"port": port, "bind_address": bind, "datadir": datadir, "version": version,
-		"version_comment": "Strata", "hostname": host, "socket": "", "max_allowed_packet": int64(64 << 20),
+		"version_comment": "Strata", "hostname": host, "socket": "", "max_allowed_packet": int64(16 << 20),
 		"tmpdir": os.TempDir(),
 	})
 }

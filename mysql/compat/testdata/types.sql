@@ -25,3 +25,13 @@ SELECT * FROM ty WHERE id = 2;
 CREATE TABLE tyk (a INT NOT NULL, b VARCHAR(5) NOT NULL, c INT, PRIMARY KEY (a, b), UNIQUE KEY uc (c));
 INSERT INTO tyk VALUES (1, 'x', NULL), (1, 'y', 5);
 SELECT * FROM tyk ORDER BY a, b;
+-- TIME from a date-and-time string: its time of day (RULE-59).
+CREATE TABLE tclock (id INT PRIMARY KEY, t TIME);
+INSERT INTO tclock VALUES (1, '2020-01-01 03:25:45'), (2, '0001-01-01 13:25:45'), (3, '2021-02-03T04:05:06');
+UPDATE tclock SET t = '1999-12-31 23:59:59' WHERE id = 3;
+SELECT id, t FROM tclock ORDER BY id;
+SELECT id FROM tclock WHERE t = '03:25:45';
+SELECT CAST('2020-01-01 03:25:45' AS TIME), CAST('1000-01-01 03:25:45' AS TIME), CAST('2020-01-01 03:25' AS TIME), CAST('03:25' AS TIME);
+INSERT INTO tclock VALUES (4, '10:11:12.7');
+SELECT id, t FROM tclock WHERE id = 4;
+SELECT id FROM tclock WHERE t = '10:11:13' OR t = '10:11:12';
