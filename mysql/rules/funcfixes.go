@@ -47,6 +47,9 @@ import (
 //     (it was NULL);
 //   - a DOUBLE result beyond the type's range (1e308 * 10, POW(10, 400),
 //     EXP(1000)) is error 1690, as in MySQL: it was +Inf or NULL;
+//   - REPEAT, LPAD, RPAD and SPACE of a result larger than
+//     max_allowed_packet are NULL with Warning 1301 (go-mysql-server
+//     built it, and REPEAT('hello', 4294967295) took all memory);
 //   - WEEKOFYEAR(d) and WEEK(d, 3) are ISO 8601 weeks (2024-12-31 is week
 //     1 of 2025; it was 53), WEEKOFYEAR a signed INT.
 func functionAnswers(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
@@ -84,9 +87,11 @@ func functionAnswers(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan
 				a = roundHalfEven
 			}
 		case "lpad", "rpad":
-			a = emptyPad
+			a = emptyPad(strings.ToLower(f.FunctionName()))
 		case "repeat":
 			a = negativeRepeat
+		case "space":
+			a = hugeSpace
 		case "find_in_set":
 			a = emptySet
 		case "ascii":
@@ -203,13 +208,54 @@ func roundHalfEven(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, b
 	return r + 0, true, nil // -0 prints as 0, as MariaDB prints it
 }
 
-func emptyPad(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool, error) {
+// overPacket reports whether a result of fn of n bytes would be larger
+// than max_allowed_packet; then the result is NULL with Warning 1301, as
+// in MySQL. go-mysql-server built it: REPEAT('hello', 4294967295) took
+// the server's memory (the replay of MariaDB's func_str).
+func overPacket(ctx *sql.Context, fn string, n int64) bool {
+	max := int64(16 << 20)
+	if v, err := ctx.GetSessionVariable(ctx, "max_allowed_packet"); err == nil {
+		if m, err := toInt(ctx, v); err == nil && m > 0 {
+			max = m
+		}
+	}
+	if n <= max {
+		return false
+	}
+	ctx.Warn(1301, "Result of %s() was larger than max_allowed_packet (%d) - truncated", fn, max)
+	return true
+}
+
+func hugeSpace(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool, error) {
+	if len(args) != 1 {
+		return nil, false, nil
+	}
+	v, err := evalArgs(ctx, args, row)
+	if err != nil || v[0] == nil {
+		return nil, false, err
+	}
+	if n, err := toInt(ctx, v[0]); err == nil && overPacket(ctx, "space", n) {
+		return nil, true, nil
+	}
+	return nil, false, nil
+}
+
+func emptyPad(fn string) func(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool, error) {
+	return func(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool, error) {
+		return pad(ctx, fn, args, row)
+	}
+}
+
+func pad(ctx *sql.Context, fn string, args []sql.Expression, row sql.Row) (any, bool, error) {
 	if len(args) != 3 {
 		return nil, false, nil
 	}
 	v, err := evalArgs(ctx, args, row)
 	if err != nil || v[0] == nil || v[1] == nil || v[2] == nil {
 		return nil, false, err
+	}
+	if n, err := toInt(ctx, v[1]); err == nil && overPacket(ctx, fn, n) {
+		return nil, true, nil
 	}
 	pad, _, err := types.LongText.Convert(ctx, v[2])
 	if err != nil || pad.(string) != "" {
@@ -237,8 +283,23 @@ func negativeRepeat(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, 
 	if err != nil || v[0] == nil || v[1] == nil {
 		return nil, false, err
 	}
-	if n, err := toInt(ctx, v[1]); err == nil && n < 0 {
+	n, err := toInt(ctx, v[1])
+	if err != nil {
+		return nil, false, nil
+	}
+	if n < 0 {
 		return "", true, nil
+	}
+	if s, _, err := types.LongText.Convert(ctx, v[0]); err == nil {
+		if l := int64(len(s.(string))); l > 0 {
+			total := int64(1 << 62) // past any limit (l*n would overflow)
+			if n <= total/l {
+				total = l * n
+			}
+			if overPacket(ctx, "repeat", total) {
+				return nil, true, nil
+			}
+		}
 	}
 	return nil, false, nil
 }

@@ -272,6 +272,11 @@
 // go-mysql-server's conversion gave NULL, or 1292 on INSERT, and stored
 // the fraction.
 //
+// RULE-60 An IN list of more than 4,096 values is a hashed filter, not
+// index ranges (bigin.go): go-mysql-server checks the ranges pairwise, so
+// planning 10,000 values took seconds (a larger list scans instead of
+// seeking each key).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET.
@@ -285,7 +290,7 @@
 // FUNC-4 DATE 'x', TIME 'x' and TIMESTAMP 'x' are typed literals, rewritten
 // by the server to strata_typed_date('x') and its kin (functions.go).
 //
-// Except RULE-8, RULE-13, RULE-23, RULE-27 and RULE-36, the rules run
+// Except RULE-8, RULE-13, RULE-23, RULE-27, RULE-36 and RULE-60, the rules run
 // last in every statement's analysis (go-mysql-server's OnceAfterAll
 // batch, shared by its per-statement batches), so they see the final plan
 // and must keep expression indexes as they are.
@@ -358,6 +363,8 @@ const (
 	foundRowsID
 	unsignedShowsID
 	branchCollationsID
+	bigInListsID
+	unhideBigInsID
 )
 
 var once sync.Once
@@ -385,10 +392,25 @@ func Install() {
 				analyzer.OnceAfterDefault[i].Apply = keepPrefixSorts(r.Apply)
 			}
 		}
+		// RULE-60 hides big IN lists before go-mysql-server plans
+		// indexes (AlwaysBeforeDefault also runs before the short batches
+		// of single-table UPDATE and DELETE), and shows them again after
+		// its hashed IN (the validation that follows checks IN operands)
+		// or, for those short batches, in OnceAfterAll.
+		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault, analyzer.Rule{Id: bigInListsID, Apply: bigInLists})
+		for i, r := range analyzer.OnceAfterDefault {
+			if r.Id.String() == "applyHashIn" {
+				rules := append([]analyzer.Rule{}, analyzer.OnceAfterDefault[:i+1]...)
+				rules = append(rules, analyzer.Rule{Id: unhideBigInsID, Apply: unhideBigIns})
+				analyzer.OnceAfterDefault = append(rules, analyzer.OnceAfterDefault[i+1:]...)
+				break
+			}
+		}
 		n := len(analyzer.OnceAfterAll)
 		// Before trackProcess, the last rule, which wraps the plan.
 		rules := append([]analyzer.Rule{}, analyzer.OnceAfterAll[:n-1]...)
 		rules = append(rules,
+			analyzer.Rule{Id: unhideBigInsID, Apply: unhideBigIns},                   // RULE-60 (single-table UPDATE, DELETE)
 			analyzer.Rule{Id: onUpdateIfChangedID, Apply: onUpdateIfChanged},         // RULE-37, before others wrap the values
 			analyzer.Rule{Id: columnDefaultsID, Apply: columnDefaults},               // FUNC-3
 			analyzer.Rule{Id: assignedVariableTypesID, Apply: assignedVariableTypes}, // FUNC-2
