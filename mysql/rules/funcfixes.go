@@ -47,7 +47,8 @@ import (
 //     (it was NULL);
 //   - a DOUBLE result beyond the type's range (1e308 * 10, POW(10, 400),
 //     EXP(1000)) is error 1690, as in MySQL: it was +Inf or NULL;
-//   - REPEAT, LPAD, RPAD and SPACE of a result larger than
+//   - REPEAT, LPAD, RPAD, SPACE, REPLACE, CONCAT and CONCAT_WS of a
+//     result larger than
 //     max_allowed_packet are NULL with Warning 1301 (go-mysql-server
 //     built it, and REPEAT('hello', 4294967295) took all memory);
 //   - WEEKOFYEAR(d) and WEEK(d, 3) are ISO 8601 weeks (2024-12-31 is week
@@ -55,6 +56,9 @@ import (
 func functionAnswers(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 		if _, done := e.(*answered); done {
+			return e, transform.SameTree, nil
+		}
+		if _, done := e.(*packetChecked); done {
 			return e, transform.SameTree, nil
 		}
 		if c, ok := e.(*expression.Convert); ok {
@@ -92,6 +96,10 @@ func functionAnswers(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan
 			a = negativeRepeat
 		case "space":
 			a = hugeSpace
+		case "replace":
+			a = hugeReplace
+		case "concat", "concat_ws":
+			return &packetChecked{Expression: e, fn: strings.ToLower(f.FunctionName())}, transform.NewTree, nil
 		case "find_in_set":
 			a = emptySet
 		case "ascii":
@@ -238,6 +246,80 @@ func hugeSpace(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool,
 		return nil, true, nil
 	}
 	return nil, false, nil
+}
+
+// hugeReplace answers REPLACE(s, from, to) whose result would pass
+// max_allowed_packet (REPLACE(REPEAT('a', 16777216), 'a', REPEAT('b',
+// 16777216)) is 2^48 bytes).
+func hugeReplace(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool, error) {
+	if len(args) != 3 {
+		return nil, false, nil
+	}
+	v, err := evalArgs(ctx, args, row)
+	if err != nil || v[0] == nil || v[1] == nil || v[2] == nil {
+		return nil, false, err
+	}
+	var str [3]string
+	for i := range str {
+		t, _, err := types.LongText.Convert(ctx, v[i])
+		if err != nil {
+			return nil, false, nil
+		}
+		str[i] = t.(string)
+	}
+	if str[1] == "" || len(str[2]) <= len(str[1]) {
+		return nil, false, nil
+	}
+	n := int64(strings.Count(str[0], str[1]))
+	grow := int64(len(str[2]) - len(str[1]))
+	total := int64(1 << 62)
+	if n <= (total-int64(len(str[0])))/grow {
+		total = int64(len(str[0])) + n*grow
+	}
+	if overPacket(ctx, "replace", total) {
+		return nil, true, nil
+	}
+	return nil, false, nil
+}
+
+// packetChecked is CONCAT or CONCAT_WS whose result, once built (its
+// arguments are each within max_allowed_packet: the result is at most a
+// few times that), is NULL with Warning 1301 when it is larger than
+// max_allowed_packet. The arguments are evaluated once (they may assign
+// variables).
+type packetChecked struct {
+	sql.Expression
+	fn string
+}
+
+func (p *packetChecked) IsNullable() bool { return true }
+func (p *packetChecked) CollationCoercibility(ctx *sql.Context) (sql.CollationID, byte) {
+	return sql.GetCoercibility(ctx, p.Expression)
+}
+func (p *packetChecked) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	e, err := p.Expression.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	return &packetChecked{Expression: e, fn: p.fn}, nil
+}
+
+func (p *packetChecked) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	v, err := p.Expression.Eval(ctx, row)
+	if err != nil {
+		return nil, err
+	}
+	switch x := v.(type) {
+	case string:
+		if len(x) > 16<<20 && overPacket(ctx, p.fn, int64(len(x))) {
+			return nil, nil
+		}
+	case []byte:
+		if len(x) > 16<<20 && overPacket(ctx, p.fn, int64(len(x))) {
+			return nil, nil
+		}
+	}
+	return v, nil
 }
 
 func emptyPad(fn string) func(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool, error) {
