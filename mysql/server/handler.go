@@ -725,6 +725,10 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 		return err
 	}
 	query = h.rewrite(c, query)
+	if query, err = h.createOrReplace(ctx, c, query); err != nil { // SRV-REPLACE
+		h.done(c, err)
+		return err
+	}
 	if ok, err := h.intercept(ctx, c, query, cb, false); ok {
 		h.done(c, err)
 		return err
@@ -982,6 +986,7 @@ func statementErrors(query string, err error) error {
 var (
 	dropTableRE   = regexp.MustCompile(`(?is)^\s*DROP\s+(?:TEMPORARY\s+)?(?:TABLES?|VIEW)\s+(.*?)\s*;?\s*$`)
 	noSuchTableRE = regexp.MustCompile(`^Table '([^']*)' doesn't exist`)
+	ifExistsRE    = regexp.MustCompile(`(?i)^IF\s+EXISTS\s+`)
 )
 
 // dropUnknownTable answers DROP TABLE / DROP VIEW of a table that does not
@@ -996,7 +1001,7 @@ func dropUnknownTable(query string, err error) error {
 	if m == nil {
 		return err
 	}
-	name := strings.TrimPrefix(m[1], "IF EXISTS ")
+	name := ifExistsRE.ReplaceAllString(m[1], "")
 	if sm := noSuchTableRE.FindStringSubmatch(se.Message); sm != nil {
 		name = sm[1]
 	}
@@ -1100,6 +1105,10 @@ func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 		return "", err
 	}
 	query = h.rewrite(c, query)
+	if query, err = h.createOrReplace(ctx, c, query); err != nil { // SRV-REPLACE
+		h.done(c, err)
+		return "", err
+	}
 	if startsWithWord(query, "call") {
 		return h.callWithResults(ctx, c, query, cb)
 	}

@@ -14,8 +14,9 @@
 // (panics.go: a panic is answered and counted, never the end of the
 // server), SRV-CALL (callresults.go: a CALL's result sets), SRV-CHARSET
 // (charset.go: statements in the client's character set), SRV-HANDSHAKE
-// (charset.go: the handshake's collation is the connection's), the fast
-// path's FP-n (fastpath.go).
+// (charset.go: the handshake's collation is the connection's),
+// SRV-REPLACE (replacetable.go: MariaDB's CREATE OR REPLACE TABLE), the
+// fast path's FP-n (fastpath.go).
 package server
 
 import (
