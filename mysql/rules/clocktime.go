@@ -52,6 +52,9 @@ func (t *clockOfDatetime) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	case []byte:
 		m = datetimeString.FindStringSubmatch(string(x))
 	}
+	if m == nil && zeroDateRE.MatchString(stringOf(v)) {
+		m = []string{"", "00:00:00"} // the zero date ('0000-00-00', a zero time.Time's text) is midnight
+	}
 	if m != nil {
 		v = m[1]
 		if t.column { // the date is dropped, as MySQL notes
@@ -82,4 +85,15 @@ func (t *clockOfDatetime) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 		us -= r
 	}
 	return types.Timespan(us), nil
+}
+
+// stringOf is v's text when v is a string ("" otherwise).
+func stringOf(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case []byte:
+		return string(x)
+	}
+	return ""
 }
