@@ -23,8 +23,10 @@
 // every SUM/AVG result DOUBLE (a DECIMAL sum lost its scale and digits:
 // 100000000000099.98 for ...99.99) and adds integers in float64. Window
 // (OVER) SUM/AVG, which go-mysql-server computes in float64 and typed as
-// their argument (AVG of integers came out truncated), get MySQL's type;
-// their values stay float64 sums. STD, STDDEV_POP/SAMP, VAR_POP/SAMP and
+// their argument (AVG of integers came out truncated), get MySQL's type
+// and strata's window function (windowsums.go): exact decimal prefix sums,
+// NULL over a frame without a value (go-mysql-server gave 0, and NaN for
+// AVG, a recovered panic under the DECIMAL type). STD, STDDEV_POP/SAMP, VAR_POP/SAMP and
 // VARIANCE are DOUBLE (they were typed as their argument: STD of integers
 // came out truncated).
 //

@@ -38,12 +38,12 @@ func exactSums(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope
 					continue
 				}
 				var child sql.Expression
-				var avg bool
+				var avg, own bool
 				switch x := inner.(type) {
 				case *aggregation.Sum:
-					child = x.Child
+					child, own = x.Child, true
 				case *aggregation.Avg:
-					child, avg = x.Child, true
+					child, avg, own = x.Child, true, true
 				case *aggregation.StdDevPop, *aggregation.StdDevSamp, *aggregation.VarPop, *aggregation.VarSamp:
 					child = expression.NewLiteral(0.0, types.Float64) // DOUBLE, below
 				default:
@@ -53,9 +53,11 @@ func exactSums(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope
 				if !ok {
 					typ = types.Float64
 				}
-				if typ.Equals(inner.Type()) {
+				if typ.Equals(inner.Type()) && !own {
 					continue
 				}
+				// SUM and AVG are wrapped even when typed right: their window
+				// function is strata's (windowsums.go).
 				var ne sql.Expression = &retypedAggregation{Aggregation: agg, typ: typ}
 				if alias != nil {
 					ae, err := alias.WithChildren(ne)
