@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -35,6 +36,8 @@ func Functions() []sql.Function {
 			return strconv.FormatUint(uint64(n), 8), nil
 		}),
 		fn("insert", 4, 4, fixed(types.LongText), insertString),
+		fn("addtime", 2, 2, addTimeType, addTime(1)),
+		fn("subtime", 2, 2, addTimeType, addTime(-1)),
 		fn("export_set", 3, 5, fixed(types.LongText), exportSet),
 		keepNulls(fn("make_set", 2, 64, fixed(types.LongText), makeSet)),
 		fn("strata_typed_date", 1, 1, fixed(types.Date), typedValue(types.Date)),
@@ -376,4 +379,96 @@ func makeSet(ctx *sql.Context, a []any) (any, error) {
 		picked = append(picked, s.(string))
 	}
 	return strings.Join(picked, ","), nil
+}
+
+// addTimeType is the type of ADDTIME/SUBTIME(expr1, expr2): DATETIME over
+// a DATETIME or TIMESTAMP, TIME over a TIME, a string over a string (its
+// value is a datetime or a time depending on what it holds), as in MySQL.
+func addTimeType(args []sql.Expression) sql.Type {
+	t := args[0].Type()
+	switch {
+	case types.IsDatetimeType(t) || types.IsTimestampType(t) || types.IsDateType(t):
+		return types.DatetimeMaxPrecision
+	case types.IsTimespan(t):
+		return types.Time
+	}
+	return types.LongText
+}
+
+// addTime answers ADDTIME (sign 1) and SUBTIME (sign -1): expr1, a
+// datetime or a time, plus or minus expr2, a time (FUNC-1). An argument
+// that is not a datetime or time is NULL, as in MySQL (with a warning
+// there).
+func addTime(sign int64) func(*sql.Context, []any) (any, error) {
+	return func(ctx *sql.Context, a []any) (any, error) {
+		d, ok := timeArg(ctx, a[1])
+		if !ok {
+			return nil, nil
+		}
+		delta := sign * int64(d)
+		frac := int64(d)%1e6 != 0
+		var s string
+		switch x := a[0].(type) {
+		case time.Time:
+			return x.Add(time.Duration(delta) * time.Microsecond), nil
+		case types.Timespan:
+			return types.Timespan(int64(x) + delta), nil
+		case string:
+			s = x
+		case []byte:
+			s = string(x)
+		default:
+			s = fmt.Sprint(x)
+		}
+		if datetimeString.MatchString(s) {
+			t, _, err := types.DatetimeMaxPrecision.Convert(ctx, s)
+			if err != nil || t == nil {
+				return nil, nil
+			}
+			r := t.(time.Time).Add(time.Duration(delta) * time.Microsecond)
+			if frac || strings.Contains(s[strings.LastIndexByte(s, ':')+1:], ".") {
+				return r.Format("2006-01-02 15:04:05.000000"), nil
+			}
+			return r.Format("2006-01-02 15:04:05"), nil
+		}
+		t, ok := timeArg(ctx, s)
+		if !ok {
+			return nil, nil
+		}
+		r := types.Timespan(int64(t) + delta)
+		out := r.String()
+		if (frac || strings.Contains(s, ".")) && !strings.Contains(out, ".") {
+			out += ".000000"
+		}
+		return out, nil
+	}
+}
+
+var dayTimeRE = regexp.MustCompile(`^\s*(-?)(\d+)\s+(\d+(?::\d+(?::\d+(?:\.\d*)?)?)?)\s*$`)
+
+// timeArg reads v as a TIME, also in MySQL's 'D HH:MM:SS' form.
+func timeArg(ctx *sql.Context, v any) (types.Timespan, bool) {
+	if s, ok := v.(string); ok {
+		if m := dayTimeRE.FindStringSubmatch(s); m != nil {
+			days, _ := strconv.ParseInt(m[2], 10, 64)
+			hm := m[3]
+			if !strings.Contains(hm, ":") {
+				hm += ":00:00"
+			}
+			t, _, err := types.Time.Convert(ctx, hm)
+			if err != nil || t == nil {
+				return 0, false
+			}
+			us := days*86400e6 + int64(t.(types.Timespan))
+			if m[1] == "-" {
+				us = -us
+			}
+			return types.Timespan(us), true
+		}
+	}
+	t, _, err := types.Time.Convert(ctx, v)
+	if err != nil || t == nil {
+		return 0, false
+	}
+	return t.(types.Timespan), true
 }
