@@ -36,6 +36,7 @@ func Functions() []sql.Function {
 			return strconv.FormatUint(uint64(n), 8), nil
 		}),
 		fn("insert", 4, 4, fixed(types.LongText), insertString),
+		allNulls(fn("strata_fn_interval", 2, 1<<16, fixed(types.Int32), intervalIndex)),
 		fn("addtime", 2, 2, addTimeType, addTime(1)),
 		fn("subtime", 2, 2, addTimeType, addTime(-1)),
 		fn("export_set", 3, 5, fixed(types.LongText), exportSet),
@@ -101,6 +102,7 @@ type scalar struct {
 	// keepNulls: only a NULL first argument makes the result NULL; eval
 	// sees the other NULLs.
 	keepNulls bool
+	allNulls  bool
 }
 
 var _ sql.FunctionExpression = (*scalar)(nil)
@@ -115,6 +117,20 @@ func fn(name string, minArgs, maxArgs int, typ func([]sql.Expression) sql.Type, 
 }
 
 // keepNulls makes f's NULL arguments after the first reach its eval.
+// allNulls makes all of f's NULL arguments reach its eval.
+func allNulls(f sql.Function) sql.Function {
+	fn := f.(sql.FunctionN)
+	inner := fn.Fn
+	fn.Fn = func(args ...sql.Expression) (sql.Expression, error) {
+		e, err := inner(args...)
+		if s, ok := e.(*scalar); ok {
+			s.allNulls = true
+		}
+		return e, err
+	}
+	return fn
+}
+
 func keepNulls(f sql.Function) sql.Function {
 	fn := f.(sql.FunctionN)
 	inner := fn.Fn
@@ -163,7 +179,7 @@ func (s *scalar) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	vals := make([]any, len(s.args))
 	for i, a := range s.args {
 		v, err := a.Eval(ctx, row)
-		if err != nil || (v == nil && (i == 0 || !s.keepNulls)) {
+		if err != nil || (v == nil && !s.allNulls && (i == 0 || !s.keepNulls)) {
 			return nil, err
 		}
 		vals[i] = v
@@ -471,4 +487,31 @@ func timeArg(ctx *sql.Context, v any) (types.Timespan, bool) {
 		return 0, false
 	}
 	return t.(types.Timespan), true
+}
+
+// intervalIndex answers INTERVAL(N, N1, N2, ...) (rewritten by the server
+// to strata_fn_INTERVAL): the number of Ni at most N, for N1 < N2 < ...;
+// -1 when N is NULL. A NULL Ni counts as below N, as in MySQL.
+func intervalIndex(ctx *sql.Context, a []any) (any, error) {
+	if a[0] == nil {
+		return int32(-1), nil
+	}
+	n, _, err := types.Float64.Convert(ctx, a[0])
+	if err != nil {
+		return nil, err
+	}
+	i := 0
+	for _, v := range a[1:] {
+		if v != nil {
+			b, _, err := types.Float64.Convert(ctx, v)
+			if err != nil {
+				return nil, err
+			}
+			if n.(float64) < b.(float64) {
+				break
+			}
+		}
+		i++
+	}
+	return int32(i), nil
 }

@@ -50,6 +50,9 @@ import (
 //     variable only steers the optimizer (optimizer_switch, join buffers,
 //     ...), is the statement: strata's results do not depend on them.
 //   - ROW(a, b) is the row constructor (a, b).
+//   - The function INTERVAL(N, N1, N2, ...) is strata_fn_INTERVAL(...)
+//     (rules FUNC-1): the parser knows INTERVAL only as date arithmetic's
+//     INTERVAL expr unit, whose parenthesized expr has no top-level comma.
 //   - DATE 'x', TIME 'x', TIMESTAMP 'x' are strata_typed_date('x') and its
 //     kin (rules FUNC-4): the parser reads them as plain strings.
 //   - SET NAMES cs COLLATE coll is SET NAMES cs, collation_connection =
@@ -184,6 +187,9 @@ func rewriteQuery(q string, backslashEscapes bool) string {
 				if head, drop = modifier(head, q[i:j]); drop {
 					emit(i, "", j-i)
 				}
+			}
+			if j-i == 8 && (i == 0 || !isIdentByte(q[i-1]) && q[i-1] != '.') && strings.EqualFold(q[i:j], "INTERVAL") && intervalFunction(q, j) {
+				emit(i, "strata_fn_"+q[i:j], j-i) // INTERVAL(N, N1, ...): rules FUNC-1
 			}
 			if j-i == 3 && j < len(q) && q[j] == '(' && (i == 0 || !isIdentByte(q[i-1]) && q[i-1] != '.') && strings.EqualFold(q[i:j], "ROW") {
 				emit(i, "(/*"+q[i:j]+"*/", 4) // ROW(a, b) is (a, b); the comment keeps column names as written
@@ -1179,4 +1185,41 @@ func selectValues(s *backend.Session, query string) string {
 		}},
 	}
 	return sqlparser.String(ins)
+}
+
+// intervalFunction reports whether the word INTERVAL ending at j is the
+// function INTERVAL(N, N1, ...): a parenthesis follows, holding a comma
+// outside nested parentheses and quotes.
+func intervalFunction(q string, j int) bool {
+	k := j
+	for k < len(q) && isSpace(q[k]) {
+		k++
+	}
+	if k >= len(q) || q[k] != '(' {
+		return false
+	}
+	c := matchParen(q, k)
+	if c < 0 {
+		return false
+	}
+	depth := 0
+	for i := k + 1; i < c; i++ {
+		switch q[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case '\'', '"', '`':
+			e := strings.IndexByte(q[i+1:c], q[i])
+			if e < 0 {
+				return false
+			}
+			i += e + 1
+		case ',':
+			if depth == 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
