@@ -840,7 +840,8 @@ func (h *errorHandler) consistentSnapshot(ctx context.Context, c *mysql.Conn, qu
 func mayIntercept(query string) bool {
 	return startsWithWord(query, "do", "kill", "check", "checksum", "optimize", "repair", "show") || containsFold(query, "default") ||
 		(startsWithWord(query, "set") && containsFold(query, "transaction")) ||
-		(bigParenNumber(query) && containsFold(query, "time"))
+		(bigParenNumber(query) && containsFold(query, "time")) ||
+		strings.Count(query, "(") > maxSubqueryNesting && containsFold(query, "select")
 }
 
 // bigParenNumber reports whether q has "(n" with n above 6 somewhere:
@@ -878,6 +879,9 @@ func (h *errorHandler) intercept(ctx context.Context, c *mysql.Conn, query strin
 	}
 	if misplacedDefault(query) {
 		return true, mysql.NewSQLError(mysql.ERParseError, "42000", "You have an error in your SQL syntax; DEFAULT is not a value here")
+	}
+	if tooDeep(query) { // SRV-NESTING
+		return true, errTooDeep
 	}
 	if n, typ, ok := tooBigTimePrecision(query); ok {
 		return true, mysql.NewSQLError(1426, "42000", "Too big precision %d specified for '%s'. Maximum is 6.", n, typ)
@@ -1170,6 +1174,9 @@ func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 	}
 	if misplacedDefault(query) {
 		return nil, mysql.NewSQLError(mysql.ERParseError, "42000", "You have an error in your SQL syntax; DEFAULT is not a value here")
+	}
+	if tooDeep(query) { // SRV-NESTING
+		return nil, errTooDeep
 	}
 	f, err = h.Handler.ComPrepare(ctx, c, query, p)
 	fixFields(&sqltypes.Result{Fields: f})

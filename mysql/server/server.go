@@ -15,8 +15,9 @@
 // server), SRV-CALL (callresults.go: a CALL's result sets), SRV-CHARSET
 // (charset.go: statements in the client's character set), SRV-HANDSHAKE
 // (charset.go: the handshake's collation is the connection's),
-// SRV-REPLACE (replacetable.go: MariaDB's CREATE OR REPLACE TABLE), the
-// fast path's FP-n (fastpath.go).
+// SRV-REPLACE (replacetable.go: MariaDB's CREATE OR REPLACE TABLE),
+// SRV-NESTING (nesting.go: subqueries nested past 12 levels are 1473),
+// the fast path's FP-n (fastpath.go).
 package server
 
 import (
