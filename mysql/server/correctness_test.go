@@ -1788,6 +1788,7 @@ func TestSubqueryNesting(t *testing.T) {
 	}
 	wantRows(t, c, nested(maxSubqueryNesting), "1")
 	wantErrCode(t, c, 1473, nested(31))
+	wantErrCode(t, c, 1473, "EXPLAIN "+nested(31))
 	wantErrCode(t, c, 1473, nested(maxSubqueryNesting+1)+" AND c1 = ?", 1) // prepared
 	wantRows(t, c, "SELECT 1", "1") // still serving
 }

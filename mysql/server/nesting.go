@@ -32,6 +32,9 @@ func tooDeep(q string) bool {
 	if err != nil {
 		return false
 	}
+	if e, ok := stmt.(*sqlparser.Explain); ok { // the walk does not enter EXPLAIN
+		stmt = e.Statement
+	}
 	return nesting(stmt) > maxSubqueryNesting
 }
 
