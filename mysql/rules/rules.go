@@ -279,6 +279,10 @@
 // planning 10,000 values took seconds (a larger list scans instead of
 // seeking each key).
 //
+// RULE-61 An ENUM or SET operand of arithmetic is its number, a
+// signed integer, so `e + 0` is an integer (enumnumbers.go);
+// go-mysql-server typed it DOUBLE.
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET, ADDTIME, SUBTIME.
@@ -367,6 +371,7 @@ const (
 	branchCollationsID
 	bigInListsID
 	unhideBigInsID
+	enumNumbersID
 )
 
 var once sync.Once
@@ -427,6 +432,7 @@ func Install() {
 			analyzer.Rule{Id: intervalArithmeticID, Apply: intervalArithmetic}, // RULE-15, before RULE-4 reads its DATE type
 			analyzer.Rule{Id: dateStringsID, Apply: dateStrings},
 			analyzer.Rule{Id: jsonMembersID, Apply: jsonMembers},
+			analyzer.Rule{Id: enumNumbersID, Apply: enumNumbers},         // RULE-61, before checkedIntegers reads the types
 			analyzer.Rule{Id: numericBranchesID, Apply: numericBranches}, // types checkedIntegers reads
 			analyzer.Rule{Id: checkedIntegersID, Apply: checkedIntegers},
 			analyzer.Rule{Id: serverCollationID, Apply: serverCollation},

@@ -497,3 +497,4 @@ INSERT INTO repl VALUES (7);
 SELECT * FROM repl;
 DROP TEMPORARY TABLE repl;
 SELECT * FROM repl;
+SELECT id, e * 2, e - 5, e / 2, e + 0.5, s + 1 FROM enums ORDER BY id;
