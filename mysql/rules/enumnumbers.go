@@ -12,8 +12,10 @@ import (
 // enumNumbers implements RULE-61: an ENUM or SET operand of arithmetic
 // is its number (the member's index, the set's bits), a signed
 // integer, so `e + 0` is an integer and `e - 5` may be negative, as in
-// MySQL. go-mysql-server gave
-// the right value typed DOUBLE (a client decoded 2.0, not 2).
+// MySQL; a BIT operand is an unsigned integer (b'1...1' of BIT(64) is
+// 18446744073709551615). go-mysql-server gave ENUM/SET the right value
+// typed DOUBLE (a client decoded 2.0, not 2), and BIT signed values
+// clamped at 2^63-1.
 func enumNumbers(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 		a, ok := e.(*expression.Arithmetic)
@@ -23,8 +25,11 @@ func enumNumbers(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 		l, r := a.LeftChild, a.RightChild
 		changed := false
 		for _, side := range []*sql.Expression{&l, &r} {
-			if t := (*side).Type(); types.IsEnum(t) || types.IsSet(t) {
+			switch t := (*side).Type(); {
+			case types.IsEnum(t) || types.IsSet(t):
 				*side, changed = expression.NewConvert(*side, expression.ConvertToSigned), true
+			case types.IsBit(t):
+				*side, changed = expression.NewConvert(*side, expression.ConvertToUnsigned), true
 			}
 		}
 		if !changed {

@@ -280,7 +280,7 @@
 // seeking each key).
 //
 // RULE-61 An ENUM or SET operand of arithmetic is its number, a
-// signed integer, so `e + 0` is an integer (enumnumbers.go);
+// signed integer, a BIT operand an unsigned one, so `e + 0` is an integer (enumnumbers.go);
 // go-mysql-server typed it DOUBLE.
 //
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function

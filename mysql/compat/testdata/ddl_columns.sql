@@ -498,3 +498,4 @@ SELECT * FROM repl;
 DROP TEMPORARY TABLE repl;
 SELECT * FROM repl;
 SELECT id, e * 2, e - 5, e / 2, e + 0.5, s + 1 FROM enums ORDER BY id;
+SELECT id, b64 + 1, b8 * 2, b8 + 0.5 FROM bits WHERE id <= 2 ORDER BY id;
