@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
-	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/shopspring/decimal"
 
@@ -27,12 +26,6 @@ type ColumnDecl struct {
 // declarations (CAT-5).
 func (s *Session) DeclareColumns(d *ColumnDecl) { s.decl = d }
 
-// numericUnsignable reports whether t is a type whose UNSIGNED go-mysql-
-// server drops (CAT-5): DECIMAL, FLOAT, DOUBLE.
-func numericUnsignable(t sql.Type) bool {
-	return types.IsDecimal(t) || types.IsFloat(t)
-}
-
 // declareNew sets the UNSIGNED flags of def, a table being created, from
 // the statement's declarations: its own column definitions, or the
 // source table of CREATE TABLE ... LIKE (CAT-5).
@@ -42,20 +35,11 @@ func (d *Database) declareNew(ctx *sql.Context, def *tableDef) {
 		return
 	}
 	if s.decl.LikeTable != "" {
-		src := d
-		if s.decl.LikeDB != "" {
-			db, err := d.b.Database(ctx, s.decl.LikeDB)
-			if err != nil {
-				return
-			}
-			src = db.(*Database)
+		db := s.decl.LikeDB
+		if db == "" {
+			db = d.name
 		}
-		var st *table
-		if t := s.temporary(src.name, s.decl.LikeTable); t != nil {
-			st = t
-		} else {
-			st = src.lookup(s.decl.LikeTable)
-		}
+		st := s.visibleTable(ctx, db, s.decl.LikeTable)
 		if st == nil {
 			return
 		}
@@ -123,15 +107,9 @@ func unsignedColumn(ctx *sql.Context, db, tableName, column string) bool {
 	if db == "" {
 		db = ctx.GetCurrentDatabase()
 	}
-	t := s.temporary(db, tableName)
+	t := s.visibleTable(ctx, db, tableName)
 	if t == nil {
-		d, err := s.b.Database(ctx, db)
-		if err != nil {
-			return false
-		}
-		if t = d.(*Database).lookup(tableName); t == nil {
-			return false
-		}
+		return false
 	}
 	for _, cd := range t.def.Columns {
 		if strings.EqualFold(cd.Name, column) {
@@ -142,6 +120,19 @@ func unsignedColumn(ctx *sql.Context, db, tableName, column string) bool {
 }
 
 func init() { rules.UnsignedColumn = unsignedColumn }
+
+// visibleTable is the table db.name as the session sees it: its temporary
+// table of that name (TMP-1), else the catalog's; nil if neither.
+func (s *Session) visibleTable(ctx *sql.Context, db, name string) *table {
+	if t := s.temporary(db, name); t != nil {
+		return t
+	}
+	d, err := s.b.Database(ctx, db)
+	if err != nil {
+		return nil
+	}
+	return d.(*Database).lookup(name)
+}
 
 // negative reports whether v, a value of a DECIMAL, FLOAT or DOUBLE
 // column, is below zero.

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"strings"
+
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/expression"
@@ -9,7 +11,6 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/go-mysql-server/sql/types"
-	"strings"
 )
 
 // branchCollations implements RULE-58: a string expression sorted,
@@ -104,27 +105,10 @@ func branchCollations(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *pla
 			selected := make([]sql.Expression, len(x.SelectedExprs))
 			for i, e := range x.SelectedExprs {
 				ne, same, _ := transform.Expr(e, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-					cd, ok := e.(*aggregation.CountDistinct)
-					if !ok {
+					if _, ok := e.(*aggregation.CountDistinct); !ok {
 						return e, transform.SameTree, nil
 					}
-					ch := cd.Children()
-					nc := make([]sql.Expression, len(ch))
-					any := false
-					for j, c := range ch {
-						nc[j] = c
-						if f, ok := fix(c); ok {
-							nc[j], any = f, true
-						}
-					}
-					if !any {
-						return e, transform.SameTree, nil
-					}
-					ncd, err := cd.WithChildren(nc...)
-					if err != nil {
-						return e, transform.SameTree, nil
-					}
-					return ncd, transform.NewTree, nil
+					return fixChildren(e, fix)
 				})
 				selected[i] = ne
 				changed = changed || !bool(same)
@@ -150,29 +134,39 @@ func collatedComparisons(ctx *sql.Context, n sql.Node) (sql.Node, transform.Tree
 		default:
 			return e, transform.SameTree, nil
 		}
-		ch := e.Children()
-		if len(ch) > 2 {
+		if len(e.Children()) > 2 {
 			return e, transform.SameTree, nil
 		}
-		nc := append([]sql.Expression{}, ch...)
-		changed := false
-		for i, o := range ch {
+		return fixChildren(e, func(o sql.Expression) (sql.Expression, bool) {
 			switch o.(type) {
 			case *expression.Case, *function.Coalesce:
-				if f, ok := collatedExpr(ctx, o, nil); ok {
-					nc[i], changed = f, true
-				}
+				return collatedExpr(ctx, o, nil)
 			}
-		}
-		if !changed {
-			return e, transform.SameTree, nil
-		}
-		ne, err := e.WithChildren(nc...)
-		if err != nil {
-			return e, transform.SameTree, nil
-		}
-		return ne, transform.NewTree, nil
+			return o, false
+		})
 	})
+}
+
+// fixChildren is e with each child fix changes changed (the same e when
+// fix changes none).
+func fixChildren(e sql.Expression, fix func(sql.Expression) (sql.Expression, bool)) (sql.Expression, transform.TreeIdentity, error) {
+	ch := e.Children()
+	nc := make([]sql.Expression, len(ch))
+	changed := false
+	for i, c := range ch {
+		nc[i] = c
+		if f, ok := fix(c); ok {
+			nc[i], changed = f, true
+		}
+	}
+	if !changed {
+		return e, transform.SameTree, nil
+	}
+	ne, err := e.WithChildren(nc...)
+	if err != nil {
+		return e, transform.SameTree, nil
+	}
+	return ne, transform.NewTree, nil
 }
 
 // hasOrdering reports whether n sorts or groups anything.
@@ -231,9 +225,7 @@ func collatedExpr(ctx *sql.Context, e sql.Expression, named map[string]sql.Expre
 		return e, false
 	}
 	if gf, ok := e.(*expression.GetField); ok {
-		ngf := expression.NewGetFieldWithTable(gf.Index(), int(gf.TableId()), typ, gf.Database(), gf.Table(), gf.Name(), gf.IsNullable()).
-			WithQuotedNames(sql.GlobalSchemaFormatter, gf.IsQuotedIdentifier())
-		return ngf.WithId(gf.Id()).(sql.Expression), true
+		return retypedField(gf, typ, gf.IsNullable()), true
 	}
 	return &collated{over: over{e}, typ: typ, coll: coll, coer: coer}, true
 }

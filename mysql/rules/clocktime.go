@@ -23,7 +23,7 @@ type clockOfDatetime struct {
 	rows   *rowCounter // the row number notes name
 }
 
-var datetimeString = regexp.MustCompile(`^\s*\d{1,4}-\d{1,2}-\d{1,2}(?:[ T]+|T)(\d{1,2}:\d{1,2}(?::\d{1,2}(?:\.\d*)?)?)\s*$`)
+var datetimeString = regexp.MustCompile(`^\s*\d{1,4}-\d{1,2}-\d{1,2}[ T]+(\d{1,2}:\d{1,2}(?::\d{1,2}(?:\.\d*)?)?)\s*$`)
 
 func (t *clockOfDatetime) Type() sql.Type { return t.child.Type() }
 
@@ -45,20 +45,18 @@ func (t *clockOfDatetime) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var m []string
-	switch x := v.(type) {
-	case string:
-		m = datetimeString.FindStringSubmatch(x)
-	case []byte:
-		m = datetimeString.FindStringSubmatch(string(x))
-	}
-	if m == nil && zeroDateRE.MatchString(stringOf(v)) {
-		m = []string{"", "00:00:00"} // the zero date ('0000-00-00', a zero time.Time's text) is midnight
-	}
-	if m != nil {
-		v = m[1]
-		if t.column { // the date is dropped, as MySQL notes
-			ctx.Session.Warn(&sql.Warning{Level: "Note", Code: 1265, Message: fmt.Sprintf("Data truncated for column '%s' at row %d", t.col, n)})
+	if str := stringOf(v); str != "" {
+		clock := ""
+		if m := datetimeString.FindStringSubmatch(str); m != nil {
+			clock = m[1]
+		} else if zeroDateRE.MatchString(str) {
+			clock = "00:00:00" // the zero date ('0000-00-00', a zero time.Time's text) is midnight
+		}
+		if clock != "" {
+			v = clock
+			if t.column { // the date is dropped, as MySQL notes
+				ctx.Session.Warn(&sql.Warning{Level: "Note", Code: 1265, Message: fmt.Sprintf("Data truncated for column '%s' at row %d", t.col, n)})
+			}
 		}
 	}
 	if !t.column || v == nil || timeOutOfRange(v) { // RULE-54's

@@ -91,7 +91,7 @@ func functionAnswers(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan
 				a = roundHalfEven
 			}
 		case "lpad", "rpad":
-			a = emptyPad(strings.ToLower(f.FunctionName()))
+			a = padAnswer(strings.ToLower(f.FunctionName()))
 		case "repeat":
 			a = negativeRepeat
 		case "space":
@@ -234,6 +234,16 @@ func overPacket(ctx *sql.Context, fn string, n int64) bool {
 	return true
 }
 
+// grownLength is base + n*each, or 2^62 (past any packet limit) where
+// that would overflow: the length of a result built by n repetitions.
+func grownLength(base, n, each int64) int64 {
+	const huge = int64(1 << 62)
+	if each > 0 && n > (huge-base)/each {
+		return huge
+	}
+	return base + n*each
+}
+
 func hugeSpace(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool, error) {
 	if len(args) != 1 {
 		return nil, false, nil
@@ -270,12 +280,7 @@ func hugeReplace(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, boo
 	if str[1] == "" || len(str[2]) <= len(str[1]) {
 		return nil, false, nil
 	}
-	n := int64(strings.Count(str[0], str[1]))
-	grow := int64(len(str[2]) - len(str[1]))
-	total := int64(1 << 62)
-	if n <= (total-int64(len(str[0])))/grow {
-		total = int64(len(str[0])) + n*grow
-	}
+	total := grownLength(int64(len(str[0])), int64(strings.Count(str[0], str[1])), int64(len(str[2])-len(str[1])))
 	if overPacket(ctx, "replace", total) {
 		return nil, true, nil
 	}
@@ -309,52 +314,50 @@ func (p *packetChecked) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	var n int
 	switch x := v.(type) {
 	case string:
-		if len(x) > 16<<20 && overPacket(ctx, p.fn, int64(len(x))) {
-			return nil, nil
-		}
+		n = len(x)
 	case []byte:
-		if len(x) > 16<<20 && overPacket(ctx, p.fn, int64(len(x))) {
-			return nil, nil
-		}
+		n = len(x)
+	}
+	if n > 16<<20 && overPacket(ctx, p.fn, int64(n)) {
+		return nil, nil
 	}
 	return v, nil
 }
 
-func emptyPad(fn string) func(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool, error) {
+// padAnswer answers LPAD/RPAD (fn) past max_allowed_packet, and with an
+// empty pad that padding would need (NULL).
+func padAnswer(fn string) func(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool, error) {
 	return func(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool, error) {
-		return pad(ctx, fn, args, row)
-	}
-}
-
-func pad(ctx *sql.Context, fn string, args []sql.Expression, row sql.Row) (any, bool, error) {
-	if len(args) != 3 {
+		if len(args) != 3 {
+			return nil, false, nil
+		}
+		v, err := evalArgs(ctx, args, row)
+		if err != nil || v[0] == nil || v[1] == nil || v[2] == nil {
+			return nil, false, err
+		}
+		n, err := toInt(ctx, v[1])
+		if err != nil {
+			return nil, false, nil
+		}
+		if overPacket(ctx, fn, n) {
+			return nil, true, nil
+		}
+		pad, _, err := types.LongText.Convert(ctx, v[2])
+		if err != nil || pad.(string) != "" {
+			return nil, false, nil
+		}
+		s, _, err := types.LongText.Convert(ctx, v[0])
+		if err != nil {
+			return nil, false, nil
+		}
+		if n > int64(len([]rune(s.(string)))) {
+			return nil, true, nil // padding needed, nothing to pad with
+		}
 		return nil, false, nil
 	}
-	v, err := evalArgs(ctx, args, row)
-	if err != nil || v[0] == nil || v[1] == nil || v[2] == nil {
-		return nil, false, err
-	}
-	if n, err := toInt(ctx, v[1]); err == nil && overPacket(ctx, fn, n) {
-		return nil, true, nil
-	}
-	pad, _, err := types.LongText.Convert(ctx, v[2])
-	if err != nil || pad.(string) != "" {
-		return nil, false, nil
-	}
-	s, _, err := types.LongText.Convert(ctx, v[0])
-	if err != nil {
-		return nil, false, nil
-	}
-	n, err := toInt(ctx, v[1])
-	if err != nil {
-		return nil, false, nil
-	}
-	if n > int64(len([]rune(s.(string)))) {
-		return nil, true, nil // padding needed, nothing to pad with
-	}
-	return nil, false, nil
 }
 
 func negativeRepeat(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool, error) {
@@ -372,16 +375,8 @@ func negativeRepeat(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, 
 	if n < 0 {
 		return "", true, nil
 	}
-	if s, _, err := types.LongText.Convert(ctx, v[0]); err == nil {
-		if l := int64(len(s.(string))); l > 0 {
-			total := int64(1 << 62) // past any limit (l*n would overflow)
-			if n <= total/l {
-				total = l * n
-			}
-			if overPacket(ctx, "repeat", total) {
-				return nil, true, nil
-			}
-		}
+	if s, _, err := types.LongText.Convert(ctx, v[0]); err == nil && overPacket(ctx, "repeat", grownLength(0, n, int64(len(s.(string))))) {
+		return nil, true, nil
 	}
 	return nil, false, nil
 }

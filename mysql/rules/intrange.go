@@ -52,12 +52,12 @@ func (f *fittedInteger) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	var d decimal.Decimal
 	switch x := v.(type) {
 	case string, []byte:
-		s := strings.TrimSpace(toString(x))
+		s := strings.TrimSpace(stringOf(x))
 		if s == "" {
 			if f.fail {
-				return nil, mysql.NewSQLError(1366, "HY000", "Incorrect integer value: '%s' for column '%s' at row %d", toString(x), f.col, n)
+				return nil, mysql.NewSQLError(1366, "HY000", "Incorrect integer value: '%s' for column '%s' at row %d", stringOf(x), f.col, n)
 			}
-			ctx.Warn(1366, "Incorrect integer value: '%s' for column '%s' at row %d", toString(x), f.col, n)
+			ctx.Warn(1366, "Incorrect integer value: '%s' for column '%s' at row %d", stringOf(x), f.col, n)
 			return 0, nil
 		}
 		if !f.unsigned {
@@ -88,13 +88,6 @@ func (f *fittedInteger) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 		return ^uint64(0), nil
 	}
 	return r.Uint64(), nil
-}
-
-func toString(v any) string {
-	if b, ok := v.([]byte); ok {
-		return string(b)
-	}
-	return v.(string)
 }
 
 // integerColumn reports whether t is an integer type, and whether it is

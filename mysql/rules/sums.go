@@ -114,7 +114,7 @@ func exactSums(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope
 		if !ok || (gf.Type() != types.Float64 && !windowed[gf.Id()]) || gf.Type().Equals(typ) {
 			return e, transform.SameTree, nil
 		}
-		return retypedField(gf, typ), transform.NewTree, nil
+		return retypedField(gf, typ, true), transform.NewTree, nil
 	})
 	if err != nil {
 		return n, same, err
@@ -123,8 +123,9 @@ func exactSums(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope
 	return n, same && same2, err
 }
 
-func retypedField(gf *expression.GetField, typ sql.Type) sql.Expression {
-	ngf := expression.NewGetFieldWithTable(gf.Index(), int(gf.TableId()), typ, gf.Database(), gf.Table(), gf.Name(), true).
+// retypedField is gf with type typ (and nullability nullable).
+func retypedField(gf *expression.GetField, typ sql.Type, nullable bool) sql.Expression {
+	ngf := expression.NewGetFieldWithTable(gf.Index(), int(gf.TableId()), typ, gf.Database(), gf.Table(), gf.Name(), nullable).
 		WithQuotedNames(sql.GlobalSchemaFormatter, gf.IsQuotedIdentifier()).WithId(gf.Id())
 	return ngf.(sql.Expression)
 }
@@ -158,7 +159,7 @@ func derivedSums(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		if !ok {
 			return e, transform.SameTree, nil
 		}
-		return retypedField(gf, typ), transform.NewTree, nil
+		return retypedField(gf, typ, true), transform.NewTree, nil
 	})
 }
 

@@ -1790,5 +1790,5 @@ func TestSubqueryNesting(t *testing.T) {
 	wantErrCode(t, c, 1473, nested(31))
 	wantErrCode(t, c, 1473, "EXPLAIN "+nested(31))
 	wantErrCode(t, c, 1473, nested(maxSubqueryNesting+1)+" AND c1 = ?", 1) // prepared
-	wantRows(t, c, "SELECT 1", "1") // still serving
+	wantRows(t, c, "SELECT 1", "1")                                        // still serving
 }

@@ -21,8 +21,10 @@ var errTooDeep = mysql.NewSQLError(1473, "HY000", "Too high level of nesting for
 // tooDeep reports whether the first statement of q nests subqueries
 // deeper than maxSubqueryNesting.
 func tooDeep(q string) bool {
-	if strings.Count(strings.ToLower(q), "select") <= maxSubqueryNesting {
-		return false // cheap: each level needs a SELECT
+	// Cheap tests first (this runs for every query): each level needs a
+	// parenthesis and a SELECT.
+	if strings.Count(q, "(") <= maxSubqueryNesting || strings.Count(strings.ToLower(q), "select") <= maxSubqueryNesting {
+		return false
 	}
 	first, _, err := sqlparser.SplitStatement(q)
 	if err != nil {
