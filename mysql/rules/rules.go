@@ -283,6 +283,14 @@
 // signed integer, a BIT operand an unsigned one, so `e + 0` is an integer (enumnumbers.go);
 // go-mysql-server typed it DOUBLE.
 //
+// RULE-62 A temporal value read as a number (CAST AS SIGNED, DECIMAL,
+// ...; compared with a DECIMAL or a float; stored in a numeric column)
+// is YYYYMMDD[hhmmss[.ffffff]] or hhmmss, a TIME read as a string (an
+// argument of a string function, CAST AS CHAR, stored in a string
+// column) is 'hh:mm:ss', and GREATEST/LEAST of TIME values compare
+// times (temporalvalues.go); go-mysql-server gave 0, a Unix time, NULL
+// or an error.
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET, ADDTIME, SUBTIME.
@@ -372,6 +380,8 @@ const (
 	bigInListsID
 	unhideBigInsID
 	enumNumbersID
+	temporalValuesID
+	temporalComparisonsID
 )
 
 var once sync.Once
@@ -399,12 +409,15 @@ func Install() {
 				analyzer.OnceAfterDefault[i].Apply = keepPrefixSorts(r.Apply)
 			}
 		}
+		timeExtremums() // RULE-62
 		// RULE-60 hides big IN lists before go-mysql-server plans
 		// indexes (AlwaysBeforeDefault also runs before the short batches
 		// of single-table UPDATE and DELETE), and shows them again after
 		// its hashed IN (the validation that follows checks IN operands)
 		// or, for those short batches, in OnceAfterAll.
 		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault, analyzer.Rule{Id: bigInListsID, Apply: bigInLists})
+		// RULE-62's comparisons before index ranges are built too.
+		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault, analyzer.Rule{Id: temporalComparisonsID, Apply: temporalComparisons})
 		for i, r := range analyzer.OnceAfterDefault {
 			if r.Id.String() == "applyHashIn" {
 				rules := append([]analyzer.Rule{}, analyzer.OnceAfterDefault[:i+1]...)
@@ -421,6 +434,7 @@ func Install() {
 			analyzer.Rule{Id: onUpdateIfChangedID, Apply: onUpdateIfChanged},         // RULE-37, before others wrap the values
 			analyzer.Rule{Id: columnDefaultsID, Apply: columnDefaults},               // FUNC-3
 			analyzer.Rule{Id: assignedVariableTypesID, Apply: assignedVariableTypes}, // FUNC-2
+			analyzer.Rule{Id: temporalValuesID, Apply: temporalValues},               // RULE-62, before the values are converted
 			analyzer.Rule{Id: decimalExponentsID, Apply: decimalExponents},           // before RULE-1 converts the values
 			analyzer.Rule{Id: nonStrictNullsID, Apply: nonStrictNulls},               // RULE-30, before RULE-1 too
 			analyzer.Rule{Id: numericDatesID, Apply: numericDates},                   // RULE-31
