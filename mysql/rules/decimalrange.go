@@ -58,11 +58,11 @@ func decimalRanges(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.S
 				return &fittedTemporal{over: over{e}, col: col.Name, time: types.IsTimespan(col.Type), zero: noZeroDate,
 					fail: true, rows: rows[col.Name], isDate: types.IsDateType(col.Type)}, true
 			}
-			if integer, unsigned := integerColumn(col.Type); integer && !col.AutoIncrement { // the id generation reads the source as it is
+			if min, max, integer := integerRange(col.Type); integer && !col.AutoIncrement { // the id generation reads the source as it is
 				if _, done := e.(*fittedInteger); done {
 					return e, false
 				}
-				return &fittedInteger{over: over{e}, col: col.Name, unsigned: unsigned, fail: st && !ignore, rows: rows[col.Name]}, true // RULE-46
+				return &fittedInteger{over: over{e}, col: col.Name, unsigned: min.Sign() == 0, min: min, max: max, fail: st && !ignore, rows: rows[col.Name]}, true // RULE-46
 			}
 			if types.IsFloat(col.Type) { // RULE-57
 				if _, done := e.(*fittedUnsigned); done || !UnsignedColumn(ctx, col.DatabaseSource, col.Source, col.Name) {

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"math"
 	"math/big"
 	"strings"
 
@@ -12,21 +13,28 @@ import (
 
 // fittedInteger implements RULE-46: a value going into an integer column
 // (INSERT, UPDATE) is read as MySQL reads it where go-mysql-server's
-// conversion goes wrong:
-//   - a DECIMAL (a literal beyond BIGINT UNSIGNED, or with a fraction, or
-//     a numeric string) into BIGINT UNSIGNED is rounded half away from
-//     zero exactly; go-mysql-server went through float64, storing
-//     12345678901234567168 for 12345678901234567891.4 and
-//     9223372036854775808 for 18446744073709551614.6, and took a value
-//     beyond 2^64-1 as in range. Out of range is error 1264 in strict mode
-//     without IGNORE, else the bound with Warning 1264.
+// conversion goes wrong (or answers in its own words):
+//   - a DECIMAL or floating-point value (a literal beyond BIGINT
+//     UNSIGNED, or with a fraction, or a numeric string) into an UNSIGNED
+//     integer column is rounded half away from zero exactly and checked
+//     against the column type's range; go-mysql-server went through
+//     float64, storing 12345678901234567168 for 12345678901234567891.4
+//     and 9223372036854775808 for 18446744073709551614.6, took a value
+//     beyond 2^64-1 as in range, and wrapped smaller types around
+//     silently (300.5 into TINYINT UNSIGNED stored 45, 5000000000.5 into
+//     INT UNSIGNED 705032705). A DECIMAL or floating-point value into a
+//     signed integer column is checked the same way (go-mysql-server's
+//     error named the value, not the column and row). Out of range is
+//     error 1264 in strict mode without IGNORE, else the bound with
+//     Warning 1264.
 //   - the empty string (or blanks) is error 1366 in strict mode without
 //     IGNORE, else 0 with Warning 1366; go-mysql-server stored 0 silently.
 type fittedInteger struct {
 	over
 	col      string
-	unsigned bool // BIGINT UNSIGNED
-	fail     bool // strict mode, no IGNORE
+	unsigned bool     // an UNSIGNED integer column
+	min, max *big.Int // the column type's range
+	fail     bool     // strict mode, no IGNORE
 	rows     *rowCounter
 }
 
@@ -69,32 +77,65 @@ func (f *fittedInteger) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 		}
 		d = p
 	case decimal.Decimal:
-		if !f.unsigned {
+		d = x
+	case float64, float32:
+		g := toFloat64(x)
+		if math.IsNaN(g) || math.IsInf(g, 0) {
 			return v, nil
 		}
-		d = x
+		d = decimal.NewFromFloat(g)
 	default:
 		return v, nil
 	}
 	r := d.Round(0).BigInt()
-	if r.Sign() < 0 || r.Cmp(bigUint64Max) > 0 {
+	if r.Cmp(f.min) < 0 || r.Cmp(f.max) > 0 {
 		if f.fail {
 			return nil, mysql.NewSQLError(1264, "22003", "Out of range value for column '%s' at row %d", f.col, n)
 		}
 		ctx.Warn(1264, "Out of range value for column '%s' at row %d", f.col, n)
-		if r.Sign() < 0 {
-			return uint64(0), nil
+		if r.Cmp(f.min) < 0 {
+			r = f.min
+		} else {
+			r = f.max
 		}
-		return ^uint64(0), nil
 	}
-	return r.Uint64(), nil
+	if f.unsigned {
+		return r.Uint64(), nil
+	}
+	return r.Int64(), nil
 }
 
-// integerColumn reports whether t is an integer type, and whether it is
-// BIGINT UNSIGNED.
-func integerColumn(t sql.Type) (integer, bigUnsigned bool) {
-	if !types.IsInteger(t) {
-		return false, false
+func toFloat64(v any) float64 {
+	if g, ok := v.(float32); ok {
+		return float64(g)
 	}
-	return true, t.Equals(types.Uint64)
+	return v.(float64)
+}
+
+// integerRange is the range of integer type t; ok is false for other
+// types.
+func integerRange(t sql.Type) (min, max *big.Int, ok bool) {
+	switch {
+	case t.Equals(types.Uint8):
+		return big.NewInt(0), big.NewInt(math.MaxUint8), true
+	case t.Equals(types.Uint16):
+		return big.NewInt(0), big.NewInt(math.MaxUint16), true
+	case t.Equals(types.Uint24):
+		return big.NewInt(0), big.NewInt(1<<24 - 1), true
+	case t.Equals(types.Uint32):
+		return big.NewInt(0), big.NewInt(math.MaxUint32), true
+	case t.Equals(types.Uint64):
+		return big.NewInt(0), bigUint64Max, true
+	case t.Equals(types.Int8):
+		return big.NewInt(math.MinInt8), big.NewInt(math.MaxInt8), true
+	case t.Equals(types.Int16):
+		return big.NewInt(math.MinInt16), big.NewInt(math.MaxInt16), true
+	case t.Equals(types.Int24):
+		return big.NewInt(-1 << 23), big.NewInt(1<<23 - 1), true
+	case t.Equals(types.Int32):
+		return big.NewInt(math.MinInt32), big.NewInt(math.MaxInt32), true
+	case t.Equals(types.Int64):
+		return big.NewInt(math.MinInt64), big.NewInt(math.MaxInt64), true
+	}
+	return nil, nil, false
 }
