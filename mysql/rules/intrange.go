@@ -59,6 +59,11 @@ func (f *fittedInteger) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	}
 	var d decimal.Decimal
 	switch x := v.(type) {
+	case int8, int16, int32, int64, int, uint8, uint16, uint32, uint64, uint:
+		if f.within(x) {
+			return v, nil // go-mysql-server converts it
+		}
+		d = integerDecimal(x)
 	case string, []byte:
 		s := strings.TrimSpace(stringOf(x))
 		if s == "" {
@@ -103,6 +108,55 @@ func (f *fittedInteger) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 		return r.Uint64(), nil
 	}
 	return r.Int64(), nil
+}
+
+// within: the integer v is in the column type's range.
+func (f *fittedInteger) within(v any) bool {
+	switch x := v.(type) {
+	case int8, int16, int32, int64, int:
+		i := reflectInt(x)
+		return (f.min.IsInt64() && i >= f.min.Int64()) && (!f.max.IsInt64() || i <= f.max.Int64())
+	default:
+		u := reflectUint(x)
+		return !f.max.IsUint64() || u <= f.max.Uint64()
+	}
+}
+
+func reflectInt(v any) int64 {
+	switch x := v.(type) {
+	case int8:
+		return int64(x)
+	case int16:
+		return int64(x)
+	case int32:
+		return int64(x)
+	case int:
+		return int64(x)
+	}
+	return v.(int64)
+}
+
+func reflectUint(v any) uint64 {
+	switch x := v.(type) {
+	case uint8:
+		return uint64(x)
+	case uint16:
+		return uint64(x)
+	case uint32:
+		return uint64(x)
+	case uint:
+		return uint64(x)
+	}
+	return v.(uint64)
+}
+
+// integerDecimal is the integer v as a DECIMAL.
+func integerDecimal(v any) decimal.Decimal {
+	switch v.(type) {
+	case int8, int16, int32, int64, int:
+		return decimal.NewFromInt(reflectInt(v))
+	}
+	return decimal.NewFromBigInt(new(big.Int).SetUint64(reflectUint(v)), 0)
 }
 
 func toFloat64(v any) float64 {
