@@ -411,9 +411,9 @@ func fractionDigits(raw []byte, n int) []byte {
 	return out
 }
 
-// fixFloats writes floating-point values' exponents as MySQL does
-// (-2.25e100, 1.5e-7): go-mysql-server writes -2.25e+100; and temporal
-// values with their column's fractional digits (fractionDigits).
+// fixFloats writes floating-point values as MySQL does (floatText), and
+// temporal values with their column's fractional digits
+// (fractionDigits).
 func fixFloats(res *sqltypes.Result, fields []*querypb.Field) {
 	for c, f := range fields {
 		if padsFraction(f) {
@@ -430,16 +430,76 @@ func fixFloats(res *sqltypes.Result, fields []*querypb.Field) {
 			continue
 		}
 		for _, row := range res.Rows {
-			if c >= len(row) {
+			if c >= len(row) || row[c].IsNull() {
 				continue
 			}
-			raw := row[c].Raw()
-			if i := bytes.Index(raw, []byte("e+")); i >= 0 {
-				fixed := append(append([]byte{}, raw[:i+1]...), raw[i+2:]...)
+			if fixed, ok := floatText(row[c].Raw(), f.Type == sqltypes.Float32); ok {
 				row[c] = sqltypes.MakeTrusted(f.Type, fixed)
 			}
 		}
 	}
+}
+
+// floatText writes a FLOAT or DOUBLE value as MariaDB and MySQL write it
+// (SRV-FLOATS): a FLOAT with 6 significant digits (FLT_DIG: 1234567.8 is
+// 1234570), a DOUBLE with the fewest digits that read back the same;
+// without an exponent from 1e-15 up to 1e15 (123456789012.5,
+// 0.0000001), else with one and no '+' (1e15, 1.5e-16, -2.25e100).
+// go-mysql-server used Go's %g: 1.234567890125e+11, 1e-07, and FLOAT's
+// shortest float32 digits (1234567.8).
+func floatText(raw []byte, float32 bool) ([]byte, bool) {
+	v, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+		return raw, false
+	}
+	var e string
+	if float32 {
+		e = strconv.FormatFloat(v, 'e', 5, 64)
+	} else {
+		e = strconv.FormatFloat(v, 'e', -1, 64)
+	}
+	// e is [-]d[.ddd]e±xx
+	i := strings.IndexByte(e, 'e')
+	mant, exp := e[:i], e[i+1:]
+	x, err := strconv.Atoi(exp)
+	if err != nil {
+		return raw, false
+	}
+	neg := strings.HasPrefix(mant, "-")
+	digits := strings.Replace(strings.TrimPrefix(mant, "-"), ".", "", 1)
+	digits = strings.TrimRight(digits, "0")
+	if digits == "" {
+		digits = "0"
+		x = 0
+	}
+	var out []byte
+	if neg {
+		out = append(out, '-')
+	}
+	switch {
+	case x >= 15 || x < -15:
+		out = append(out, digits[0])
+		if len(digits) > 1 {
+			out = append(out, '.')
+			out = append(out, digits[1:]...)
+		}
+		out = append(out, 'e')
+		out = strconv.AppendInt(out, int64(x), 10)
+	case x < 0:
+		out = append(out, "0."...)
+		out = append(out, strings.Repeat("0", -x-1)...)
+		out = append(out, digits...)
+	default:
+		if len(digits) <= x+1 {
+			out = append(out, digits...)
+			out = append(out, strings.Repeat("0", x+1-len(digits))...)
+		} else {
+			out = append(out, digits[:x+1]...)
+			out = append(out, '.')
+			out = append(out, digits[x+1:]...)
+		}
+	}
+	return out, !bytes.Equal(out, raw)
 }
 
 // beginDiagnostics clears the warnings of the previous statement unless

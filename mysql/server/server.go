@@ -17,7 +17,8 @@
 // (charset.go: the handshake's collation is the connection's),
 // SRV-REPLACE (replacetable.go: MariaDB's CREATE OR REPLACE TABLE),
 // SRV-NESTING (nesting.go: subqueries nested past 12 levels are 1473),
-// the fast path's FP-n (fastpath.go).
+// SRV-FLOATS (handler.go floatText: FLOAT and DOUBLE values written as
+// MySQL writes them), the fast path's FP-n (fastpath.go).
 package server
 
 import (
