@@ -244,3 +244,9 @@ SELECT CAST('abc' AS SIGNED);
 SHOW WARNINGS;
 DROP TABLE IF EXISTS nope;
 SHOW WARNINGS;
+-- Error codes of malformed regular expressions, SELECT ... INTO with the wrong count, INTO in a subquery.
+CREATE TABLE eg (a INT, c INT);
+INSERT INTO eg VALUES (1, 2), (1, 3);
+SELECT 'abc' REGEXP '(a';
+SELECT 1 INTO @v, @w FROM eg LIMIT 1;
+SELECT (SELECT 1 INTO @v FROM eg LIMIT 1);
