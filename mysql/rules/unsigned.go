@@ -88,7 +88,10 @@ func tableOf(n sql.Node) (db, table string) {
 }
 
 // unsignedShow runs a SHOW CREATE TABLE (create) or SHOW COLUMNS of
-// db.table and adds `unsigned` to the types of its UNSIGNED columns.
+// db.table and adds `unsigned` to the types of its UNSIGNED columns; in
+// SHOW COLUMNS, the Default of a column declared DEFAULT NULL is NULL
+// and a string default is its value (go-mysql-server wrote the texts
+// NULL and 'abc').
 type unsignedShow struct {
 	plan.UnaryNode
 	db, table string
@@ -114,12 +117,28 @@ func (u *unsignedShow) RowIter(ctx *sql.Context, r sql.Row) (sql.RowIter, error)
 		return nil, err
 	}
 	var cols []*sql.Column
+	shownDefaults := map[string]any{} // SHOW COLUMNS' Default where go-mysql-server's text is not MySQL's
 	for _, c := range u.Child.Children()[0].Schema() {
 		if (types.IsDecimal(c.Type) || types.IsFloat(c.Type)) && UnsignedColumn(ctx, u.db, u.table, c.Name) {
 			cols = append(cols, c)
 		}
+		if d := c.Default; d != nil {
+			if d.String() == "NULL" || d.String() == "(NULL)" {
+				shownDefaults[strings.ToLower(c.Name)] = nil
+			} else if v, ok := unquotedDefault(d); ok {
+				shownDefaults[strings.ToLower(c.Name)] = v
+			}
+		}
 	}
-	if len(cols) == 0 {
+	defaultAt := -1 // SHOW COLUMNS' Default column
+	if !u.create {
+		for i, c := range u.Child.Schema() {
+			if c.Name == "Default" {
+				defaultAt = i
+			}
+		}
+	}
+	if len(cols) == 0 && (len(shownDefaults) == 0 || defaultAt < 0) {
 		return it, nil
 	}
 	rows, err := sql.RowIterToRows(ctx, it)
@@ -127,6 +146,16 @@ func (u *unsignedShow) RowIter(ctx *sql.Context, r sql.Row) (sql.RowIter, error)
 		return nil, err
 	}
 	for _, row := range rows {
+		// SHOW COLUMNS: a column declared DEFAULT NULL has the NULL
+		// default, a string default its value (go-mysql-server wrote the
+		// texts NULL and 'abc').
+		if defaultAt >= 0 && defaultAt < len(row) {
+			if name, ok := row[0].(string); ok {
+				if v, ok := shownDefaults[strings.ToLower(name)]; ok {
+					row[defaultAt] = v
+				}
+			}
+		}
 		if u.create {
 			if len(row) > 1 {
 				if s, ok := row[1].(string); ok {
@@ -161,4 +190,43 @@ func unsignedDDL(ddl string, cols []*sql.Column) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// unquotedDefault is a string literal default's value: the catalog keeps
+// defaults as their SQL text ('it”s'), which go-mysql-server printed.
+func unquotedDefault(d *sql.ColumnDefaultValue) (string, bool) {
+	t := d.String()
+	if strings.HasPrefix(t, "(") && strings.HasSuffix(t, ")") { // an unresolved default's text
+		t = t[1 : len(t)-1]
+	}
+	if len(t) < 2 || t[0] != '\'' || t[len(t)-1] != '\'' {
+		return "", false
+	}
+	var b strings.Builder
+	for i := 1; i < len(t)-1; i++ {
+		switch ch := t[i]; {
+		case ch == '\'' && i+1 < len(t)-1 && t[i+1] == '\'':
+			b.WriteByte('\'')
+			i++
+		case ch == '\'':
+			return "", false // not one literal ('a' 'b')
+		case ch == '\\' && i+1 < len(t)-1:
+			i++
+			switch t[i] {
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			case 'r':
+				b.WriteByte('\r')
+			case '0':
+				b.WriteByte(0)
+			default:
+				b.WriteByte(t[i])
+			}
+		default:
+			b.WriteByte(ch)
+		}
+	}
+	return b.String(), true
 }

@@ -907,7 +907,8 @@ func mayIntercept(query string) bool {
 	return startsWithWord(query, "do", "kill", "check", "checksum", "optimize", "repair", "show") || containsFold(query, "default") ||
 		(startsWithWord(query, "set") && containsFold(query, "transaction")) ||
 		(bigParenNumber(query) && containsFold(query, "time")) ||
-		strings.Count(query, "(") > maxSubqueryNesting && containsFold(query, "select")
+		strings.Count(query, "(") > maxSubqueryNesting && containsFold(query, "select") ||
+		mayCreateSelect(query)
 }
 
 // bigParenNumber reports whether q has "(n" with n above 6 somewhere:
@@ -982,6 +983,9 @@ func (h *errorHandler) intercept(ctx context.Context, c *mysql.Conn, query strin
 			err = cb(res, more)
 		}
 		return true, h.mapError(c, err)
+	}
+	if ok, err := h.createSelect(ctx, c, query, cb, more); ok { // SRV-CTAS
+		return true, err
 	}
 	if m := doRE.FindStringSubmatch(query); m != nil {
 		// DO expr, ...: evaluated as a SELECT whose rows are dropped; the

@@ -18,7 +18,8 @@
 // SRV-REPLACE (replacetable.go: MariaDB's CREATE OR REPLACE TABLE),
 // SRV-NESTING (nesting.go: subqueries nested past 12 levels are 1473),
 // SRV-FLOATS (handler.go floatText: FLOAT and DOUBLE values written as
-// MySQL writes them), the fast path's FP-n (fastpath.go).
+// MySQL writes them), SRV-CTAS (ctas.go: CREATE TABLE ... SELECT with
+// column definitions or a UNION), the fast path's FP-n (fastpath.go).
 package server
 
 import (
