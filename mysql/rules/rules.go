@@ -291,6 +291,12 @@
 // times (temporalvalues.go); go-mysql-server gave 0, a Unix time, NULL
 // or an error.
 //
+// RULE-63 A single-table UPDATE or DELETE with a correlated subquery
+// in its expressions is refused with 1235 (dmlsubqueries.go):
+// go-mysql-server's short batch list for them never prepared the
+// subquery, and the statement failed with "attempted to evaluate
+// uninitialized subquery".
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET, ADDTIME, SUBTIME.
@@ -382,6 +388,7 @@ const (
 	enumNumbersID
 	temporalValuesID
 	temporalComparisonsID
+	dmlSubqueriesID
 )
 
 var once sync.Once
@@ -418,6 +425,9 @@ func Install() {
 		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault, analyzer.Rule{Id: bigInListsID, Apply: bigInLists})
 		// RULE-62's comparisons before index ranges are built too.
 		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault, analyzer.Rule{Id: temporalComparisonsID, Apply: temporalComparisons})
+		// RULE-63 in the first batch of the short lists of single-table
+		// UPDATE and DELETE.
+		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault, analyzer.Rule{Id: dmlSubqueriesID, Apply: dmlSubqueries})
 		for i, r := range analyzer.OnceAfterDefault {
 			if r.Id.String() == "applyHashIn" {
 				rules := append([]analyzer.Rule{}, analyzer.OnceAfterDefault[:i+1]...)

@@ -399,3 +399,17 @@ insert ignore into isg values (6, 127.5, -32768.5, 2147483648, -9223372036854775
 update isg set a = 126.6 where id = 3;
 update isg set b = b + 40000.5 where id = 3;
 select * from isg order by id;
+-- Subqueries in single-table UPDATE and DELETE (RULE-63: correlated ones in WHERE are refused with 1235).
+CREATE TABLE sq1 (id INT PRIMARY KEY, c2 INT, c3 INT);
+INSERT INTO sq1 VALUES (1, 1, 1), (2, 2, 2), (3, 3, 3), (4, 3, 4), (5, 5, 5);
+CREATE TABLE sq2 (id INT PRIMARY KEY, c2 INT, name VARCHAR(10));
+INSERT INTO sq2 VALUES (1, 3, 'a'), (2, 5, 'b'), (3, 3, 'c');
+UPDATE sq1 SET c3 = (SELECT MAX(sq2.id) FROM sq2 WHERE sq2.c2 = sq1.c2) WHERE id > 1;
+SELECT * FROM sq1 ORDER BY id;
+UPDATE sq1 SET c3 = c3 + 100 WHERE c3 < (SELECT AVG(c3) FROM sq1);
+SELECT * FROM sq1 ORDER BY id;
+UPDATE sq1 SET c3 = 0 WHERE EXISTS (SELECT 1 FROM sq2 WHERE sq2.c2 = sq1.c2);
+DELETE FROM sq1 WHERE EXISTS (SELECT 1 FROM sq2 WHERE sq2.c2 = sq1.c2 AND sq2.name = 'c');
+SELECT * FROM sq1 ORDER BY id;
+DELETE FROM sq1 WHERE c2 IN (SELECT c2 FROM sq2 WHERE name = 'b');
+SELECT * FROM sq1 ORDER BY id;
