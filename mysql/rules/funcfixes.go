@@ -2,6 +2,7 @@ package rules
 
 import (
 	"bytes"
+	"encoding/base64"
 	"fmt"
 	"math"
 	"regexp"
@@ -47,10 +48,13 @@ import (
 //     (it was NULL);
 //   - a DOUBLE result beyond the type's range (1e308 * 10, POW(10, 400),
 //     EXP(1000)) is error 1690, as in MySQL: it was +Inf or NULL;
-//   - REPEAT, LPAD, RPAD, SPACE, REPLACE, CONCAT and CONCAT_WS of a
-//     result larger than
+//   - REPEAT, LPAD, RPAD, SPACE, REPLACE, CONCAT, CONCAT_WS, HEX and
+//     TO_BASE64 of a result larger than
 //     max_allowed_packet are NULL with Warning 1301 (go-mysql-server
 //     built it, and REPEAT('hello', 4294967295) took all memory);
+//   - FROM_BASE64 ignores spaces, tabs and line breaks and is NULL for
+//     text that is not base-64 (it failed with 1105 'illegal base64
+//     data');
 //   - WEEKOFYEAR(d) and WEEK(d, 3) are ISO 8601 weeks (2024-12-31 is week
 //     1 of 2025; it was 53), WEEKOFYEAR a signed INT.
 func functionAnswers(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
@@ -98,10 +102,12 @@ func functionAnswers(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan
 			a = hugeSpace
 		case "replace":
 			a = hugeReplace
-		case "concat", "concat_ws":
+		case "concat", "concat_ws", "hex", "to_base64":
 			return &packetChecked{Expression: e, fn: strings.ToLower(f.FunctionName())}, transform.NewTree, nil
 		case "find_in_set":
 			a = emptySet
+		case "from_base64":
+			a = fromBase64
 		case "ascii":
 			typ = types.Int32
 		case "hour", "minute", "second":
@@ -287,7 +293,7 @@ func hugeReplace(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, boo
 	return nil, false, nil
 }
 
-// packetChecked is CONCAT or CONCAT_WS whose result, once built (its
+// packetChecked is CONCAT, CONCAT_WS, HEX or TO_BASE64 whose result, once built (its
 // arguments are each within max_allowed_packet: the result is at most a
 // few times that), is NULL with Warning 1301 when it is larger than
 // max_allowed_packet. The arguments are evaluated once (they may assign
@@ -393,6 +399,33 @@ func emptySet(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool, 
 		return int32(0), true, nil
 	}
 	return nil, false, nil
+}
+
+// fromBase64 answers FROM_BASE64 as MySQL documents it: whitespace
+// ignored, NULL for text that is not base-64.
+func fromBase64(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool, error) {
+	if len(args) != 1 {
+		return nil, false, nil
+	}
+	v, err := args[0].Eval(ctx, row)
+	if err != nil || v == nil {
+		return nil, v == nil && err == nil, err
+	}
+	s, _, err := types.LongText.Convert(ctx, v)
+	if err != nil {
+		return nil, false, nil
+	}
+	text := strings.Map(func(r rune) rune {
+		if r == ' ' || r == '\t' || r == '\r' || r == '\n' {
+			return -1
+		}
+		return r
+	}, s.(string))
+	out, err := base64.StdEncoding.DecodeString(text)
+	if err != nil {
+		return nil, true, nil
+	}
+	return out, true, nil
 }
 
 func quoteNull(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool, error) {

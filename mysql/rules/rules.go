@@ -221,7 +221,8 @@
 // not (funcfixes.go): ROUND of a DOUBLE half to even, LPAD/RPAD with an
 // empty pad NULL, REPEAT with a negative count ”, FIND_IN_SET over ” 0,
 // QUOTE(NULL) 'NULL', ASCII signed, CAST(BIGINT UNSIGNED AS SIGNED)
-// wrapping.
+// wrapping, FROM_BASE64 of bad text NULL, HEX/TO_BASE64 past
+// max_allowed_packet NULL with Warning 1301 (the list is in funcfixes.go).
 //
 // RULE-50 GROUP BY ... WITH ROLLUP (written GROUP BY ..., strata_rollup()
 // by the server) adds MySQL's super-aggregate rows, in MySQL's order
