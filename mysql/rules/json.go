@@ -1,9 +1,6 @@
 package rules
 
 import (
-	"fmt"
-	"regexp"
-
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/expression/function/json"
@@ -12,14 +9,10 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/types"
 )
 
-// memberPath is a path whose last step is an object member: $...(.name).
-var memberPath = regexp.MustCompile(`^(\$[^*]*?)\.([A-Za-z_][A-Za-z0-9_]*|"[^"]*")$`)
-
-// jsonMembers also gives JSON_VALUE its SQL NULL for a JSON null
-// (nullValue). It makes JSON_EXTRACT(doc, '$...name') NULL where the member's
-// parent is not an object or has no such member (RULE-16):
-// go-mysql-server's path library applies a member step to each element of
-// an array, and returned [] for JSON_EXTRACT('[1,2]', '$.a').
+// jsonMembers gives JSON_VALUE its SQL NULL for a JSON null (nullValue),
+// and JSON_EXTRACT MySQL's path language (pathExtract, jsonpath.go):
+// go-mysql-server's path library applied a member step to each element of
+// an array (JSON_EXTRACT('[1,2]', '$.a') was []), among others (RULE-16).
 func jsonMembers(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 		switch x := e.(type) {
@@ -30,10 +23,7 @@ func jsonMembers(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 		case json.JSONObject:
 			return nullKeyObject{x}, transform.NewTree, nil
 		case *json.JSONExtract:
-			if len(x.Paths) > 1 {
-				return &multiExtract{x}, transform.NewTree, nil
-			}
-			return &memberExtract{JSONExtract: x}, transform.NewTree, nil
+			return &pathExtract{x}, transform.NewTree, nil // jsonpath.go
 		}
 		return e, transform.SameTree, nil
 	})
@@ -81,112 +71,4 @@ func (n *nullValue) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 		}
 	}
 	return n.JsonValue.Eval(ctx, row)
-}
-
-type memberExtract struct{ *json.JSONExtract }
-
-func (m *memberExtract) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	return rewrapped(m.JSONExtract, children, func(je *json.JSONExtract) sql.Expression { return &memberExtract{JSONExtract: je} })
-}
-
-func (m *memberExtract) DebugString() string {
-	return fmt.Sprintf("memberExtract(%s)", sql.DebugString(m.JSONExtract))
-}
-
-// elementPath is a path whose last step is an array element: $...[n].
-var elementPath = regexp.MustCompile(`^(\$.*?)\s*\[\s*([0-9]+)\s*\]$`)
-
-func (m *memberExtract) Eval(ctx *sql.Context, row sql.Row) (any, error) {
-	if w, ok, err := m.elementOfScalar(ctx, row); ok || err != nil {
-		return w, err
-	}
-	v, err := m.JSONExtract.Eval(ctx, row)
-	if err != nil || v == nil {
-		return v, err
-	}
-	p, err := m.Paths[0].Eval(ctx, row)
-	if err != nil || p == nil {
-		return v, err
-	}
-	ps, _, err := types.LongText.Convert(ctx, p)
-	if err != nil {
-		return v, nil
-	}
-	match := memberPath.FindStringSubmatch(ps.(string))
-	if match == nil {
-		return v, nil
-	}
-	doc, err := m.JSON.Eval(ctx, row)
-	if err != nil || doc == nil {
-		return v, nil
-	}
-	jd, _, err := types.JSON.Convert(ctx, doc)
-	if err != nil {
-		return v, nil
-	}
-	parent, err := types.LookupJSONValue(jd.(sql.JSONWrapper), match[1])
-	if err != nil || parent == nil {
-		return v, nil
-	}
-	pv, err := parent.ToInterface()
-	if err != nil {
-		return v, nil
-	}
-	obj, ok := pv.(types.JsonObject)
-	if !ok {
-		return nil, nil // a member of a non-object: no value
-	}
-	key := match[2]
-	if len(key) >= 2 && key[0] == '"' {
-		key = key[1 : len(key)-1]
-	}
-	if _, ok := obj[key]; !ok {
-		return nil, nil
-	}
-	return v, nil
-}
-
-// elementOfScalar answers $...[n] where the value the step applies to is
-// not an array, as MySQL reads it (RULE-16): [0] is the value itself, as if
-// wrapped in an array of one, any other n nothing.
-// JSON_EXTRACT('true', '$[0]') is true; go-mysql-server's path library
-// found nothing, failed ('object is not Slice') on {"a": 5} and '$.a[0]',
-// and panicked on a JSON null. ok is false where the path library answers.
-func (m *memberExtract) elementOfScalar(ctx *sql.Context, row sql.Row) (v any, ok bool, err error) {
-	p, err := m.Paths[0].Eval(ctx, row)
-	if err != nil || p == nil {
-		return nil, false, err
-	}
-	ps, _, err := types.LongText.Convert(ctx, p)
-	if err != nil {
-		return nil, false, nil
-	}
-	match := elementPath.FindStringSubmatch(ps.(string))
-	if match == nil {
-		return nil, false, nil
-	}
-	doc, err := m.JSON.Eval(ctx, row)
-	if err != nil || doc == nil {
-		return nil, false, nil
-	}
-	jd, _, err := types.JSON.Convert(ctx, doc)
-	if err != nil {
-		return nil, false, nil
-	}
-	parent, err := types.LookupJSONValue(jd.(sql.JSONWrapper), match[1])
-	if err != nil || parent == nil {
-		return nil, false, nil
-	}
-	pv, err := parent.ToInterface()
-	if err != nil {
-		return nil, false, nil
-	}
-	switch pv.(type) {
-	case types.JsonArray:
-		return nil, false, nil
-	}
-	if match[2] != "0" {
-		return nil, true, nil
-	}
-	return parent, true, nil
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/expression/function/json"
-	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
 )
 
@@ -15,54 +14,13 @@ import (
 // go-mysql-server panicked:
 //   - JSON_EXTRACT(doc, p1, p2, ...) is the array of the values the paths
 //     find, NULL when none finds one (a path finding nothing was a nil the
-//     array builder dereferenced);
+//     array builder dereferenced): now jsonpath.go's;
 //   - JSON_UNQUOTE decodes \uXXXX escapes with UTF-16 surrogate pairs
 //     ('"\ud83d\ude0a"' is one emoji); a broken escape leaves the text as
 //     it was with Warning 4035, as MariaDB (the decoder sliced out of
 //     range);
 //   - JSON_OBJECT with a NULL key is error 3158, as MySQL documents (a
 //     string assertion panicked).
-
-// multiExtract is JSON_EXTRACT with several paths.
-type multiExtract struct{ *json.JSONExtract }
-
-func (m *multiExtract) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	return rewrapped(m.JSONExtract, children, func(je *json.JSONExtract) sql.Expression { return &multiExtract{je} })
-}
-
-func (m *multiExtract) Eval(ctx *sql.Context, row sql.Row) (any, error) {
-	var found types.JsonArray
-	for _, p := range m.Paths {
-		one, err := json.NewJSONExtract(m.JSON, p)
-		if err != nil {
-			return nil, err
-		}
-		pv, err := p.Eval(ctx, row)
-		if err != nil || pv == nil {
-			return nil, err
-		}
-		v, err := (&memberExtract{JSONExtract: one.(*json.JSONExtract)}).Eval(ctx, row)
-		if err != nil {
-			return nil, err
-		}
-		w, ok := v.(sql.JSONWrapper)
-		if !ok {
-			if v == nil {
-				continue
-			}
-			return v, nil
-		}
-		iv, err := w.ToInterface()
-		if err != nil {
-			return nil, err
-		}
-		found = append(found, iv)
-	}
-	if len(found) == 0 {
-		return nil, nil
-	}
-	return types.JSONDocument{Val: found}, nil
-}
 
 // jsonUnquote is JSON_UNQUOTE with JSON's string escapes.
 type jsonUnquote struct{ *json.JSONUnquote }

@@ -370,3 +370,12 @@ SELECT SUM(d), AVG(f), MAX(d), MIN(f) FROM fl;
 -- FROM_BASE64 of text that is not base-64, and HEX past max_allowed_packet (RULE-49).
 SELECT HEX(FROM_BASE64(' A A = = ')), FROM_BASE64('!!'), FROM_BASE64('QUJD'), FROM_BASE64(NULL), FROM_BASE64(''), FROM_BASE64('QUJ'), FROM_BASE64(TO_BASE64('hello world'));
 SELECT LENGTH(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX('x'))))))))))))))))))))))))) AS n;
+-- JSON paths as MySQL reads them (RULE-16, jsonpath.go): wildcards, last, ranges, ** and several paths.
+SELECT JSON_EXTRACT('{"foo":"bar"}', '$[*]') a, JSON_EXTRACT('[1,2]', '$[*]') b, JSON_EXTRACT('[1,[2,3]]', '$[last]') c, JSON_EXTRACT('[1,[2,3]]', '$[last-1]') d;
+SELECT JSON_EXTRACT('[1,2]', '$.a') a, JSON_EXTRACT('{"foo":"bar"}', '$[0]') b, JSON_EXTRACT('"x"', '$[*]') c, JSON_EXTRACT('true', '$[0]') d, JSON_EXTRACT('true', '$[1]') e;
+SELECT JSON_EXTRACT('{"a":[1,2]}', '$.a[*]', '$.b') a, JSON_EXTRACT('{"a":[1,2],"b":{"c":3}}', '$.a', '$.b.c') b, JSON_EXTRACT('[0,1,2,3,4]', '$[1 to 3]') c, JSON_EXTRACT('[0,1,2,3,4]', '$[last-2 to last]') d;
+SELECT JSON_EXTRACT('{"a":{"b":1},"c":[{"b":2}],"b":0}', '$**.b') a, JSON_EXTRACT('{"bb":1,"a":2,"c":3}', '$.*') b, JSON_EXTRACT('{"a":null}', '$.a') c, JSON_EXTRACT('{"a":null}', '$.b') d;
+SELECT JSON_EXTRACT('{"a b":1}', '$."a b"') a, JSON_EXTRACT('{"a":{"b":[10,20]}}', '$.a.b[1]') b, JSON_EXTRACT('[[1,2],[3,4]]', '$[*][0]') c, JSON_EXTRACT('{"a":1}', '$') d;
+CREATE TABLE jp (id INT PRIMARY KEY, j JSON);
+INSERT INTO jp VALUES (1, '{"a":{"b":5},"t":[1,2,3]}'), (2, '{"a":"x"}'), (3, NULL);
+SELECT id, j->'$.a.b', j->>'$.a', j->'$.t[last]', JSON_UNQUOTE(JSON_EXTRACT(j, '$.a')) FROM jp ORDER BY id;
