@@ -14,11 +14,13 @@ import (
 // go-mysql-server's TIME conversion took only time strings: the CAST was
 // NULL and the INSERT failed with 1292 (go-sql-driver's TestDateTime
 // binds a time.Time, sent as a DATETIME, to a TIME). A value for a TIME
-// column is also rounded to whole seconds: go-mysql-server stored the
-// fraction, so `t = '13:25:45'` missed a row written '13:25:45.5'.
+// column, and CAST(x AS TIME), is also rounded to whole seconds:
+// go-mysql-server kept the fraction, so `t = '13:25:45'` missed a row
+// written '13:25:45.5' and CAST('00:00:00.6' AS TIME) printed it.
 type clockOfDatetime struct {
 	over
 	column bool        // the value goes into a TIME column: whole seconds
+	whole  bool        // CAST(x AS TIME): whole seconds too
 	col    string      // its name (for Note 1265)
 	rows   *rowCounter // the row number notes name
 }
@@ -59,7 +61,7 @@ func (t *clockOfDatetime) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 			}
 		}
 	}
-	if !t.column || v == nil || timeOutOfRange(v) { // RULE-54's
+	if !(t.column || t.whole) || v == nil || timeOutOfRange(v) { // RULE-54's
 		return v, nil
 	}
 	// A TIME column holds whole seconds (TIME(n) is refused): the

@@ -103,7 +103,7 @@ func decimalRanges(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.S
 			if _, done := c.Child.(*clockOfDatetime); done {
 				return e, transform.SameTree, nil
 			}
-			nc, err := c.WithChildren(&clockOfDatetime{over: over{c.Child}})
+			nc, err := c.WithChildren(&clockOfDatetime{over: over{c.Child}, whole: true})
 			if err != nil {
 				return nil, transform.SameTree, err
 			}

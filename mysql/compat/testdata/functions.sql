@@ -379,3 +379,7 @@ SELECT JSON_EXTRACT('{"a b":1}', '$."a b"') a, JSON_EXTRACT('{"a":{"b":[10,20]}}
 CREATE TABLE jp (id INT PRIMARY KEY, j JSON);
 INSERT INTO jp VALUES (1, '{"a":{"b":5},"t":[1,2,3]}'), (2, '{"a":"x"}'), (3, NULL);
 SELECT id, j->'$.a.b', j->>'$.a', j->'$.t[last]', JSON_UNQUOTE(JSON_EXTRACT(j, '$.a')) FROM jp ORDER BY id;
+-- CAST AS TIME is whole seconds, rounded as MySQL rounds (RULE-59); TIME(n) is refused like TIME(n) columns (RULE-62).
+SELECT CAST('00:00:00.1' AS TIME) = '00:00:00' a, CAST('00:00:00.1' AS TIME) b, CAST(1.5 AS TIME) d, CAST(NULL AS TIME) i;
+SELECT CAST('00:00:00.6' AS TIME) c, CAST('10:00:00.5' AS TIME) e, CAST('-10:00:00.5' AS TIME) g, CAST('2020-01-01 10:00:00.7' AS TIME) h;
+SELECT CAST('00:00:00.1' AS TIME(1));
