@@ -298,6 +298,11 @@
 // subquery, and the statement failed with "attempted to evaluate
 // uninitialized subquery".
 //
+// RULE-64 In an inner join over a nested inner or cross join, the ON
+// conjuncts that read only the nested join's tables move into it
+// (nestedjoins.go): go-mysql-server's join planner lost them (wrong
+// rows for `a JOIN (b JOIN c) ON b.x = a.x AND c.y = b.y`).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET, ADDTIME, SUBTIME.
@@ -390,6 +395,7 @@ const (
 	temporalValuesID
 	temporalComparisonsID
 	dmlSubqueriesID
+	nestedJoinFiltersID
 )
 
 var once sync.Once
@@ -406,6 +412,7 @@ func Install() {
 				rules = append(rules, analyzer.Rule{Id: keepNotInID, Apply: keepNotIn},
 					analyzer.Rule{Id: tooManyTablesID, Apply: tooManyTables},
 					analyzer.Rule{Id: quantifiedID, Apply: quantifiedComparisons},
+					analyzer.Rule{Id: nestedJoinFiltersID, Apply: nestedJoinFilters}, // RULE-64, before join planning
 					analyzer.Rule{Id: trimPaddedLiteralsID, Apply: trimPaddedLiterals})
 				analyzer.DefaultRules = append(rules, analyzer.DefaultRules[i:]...)
 				break

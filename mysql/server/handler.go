@@ -801,7 +801,7 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 	}
 	ch := h.chainOf(ctx, c, query)
 	h.declareColumns(c, query) // backend CAT-5
-	err = statementErrors(query, h.mapError(c, h.Handler.ComQuery(ctx, c, query, h.spool(c, query, chainStatus(c, ch, cb)))))
+	err = statementErrors(query, h.mapError(c, h.comQuery(ctx, c, query, h.spool(c, query, chainStatus(c, ch, cb))))) // SRV-PARENJOIN
 	if h.ifNotExists(c, query, err) {
 		h.setStatus(c)
 		err = cb(&sqltypes.Result{}, false)
@@ -1203,6 +1203,21 @@ func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 	}
 	ch := h.chainOf(ctx, c, query)
 	h.declareColumns(c, query) // backend CAT-5
+	if first, more, err := sqlparser.SplitStatement(query); err == nil && mayParenJoin(first) { // SRV-PARENJOIN
+		if stmt, ok := parenJoins(first); ok && h.parsedQuerier() != nil {
+			spool := h.spool(c, first, chainStatus(c, ch, cb))
+			err = h.parsedQuerier().ComParsedQuery(ctx, c, first, stmt, func(r *sqltypes.Result, m bool) error {
+				return spool(r, m || strings.TrimSpace(more) != "")
+			})
+			err = statementErrors(first, h.mapError(c, err))
+			h.done(c, err)
+			h.chainAfter(ctx, c, ch, err)
+			if err != nil {
+				return "", err
+			}
+			return more, nil
+		}
+	}
 	rest, err = h.Handler.ComMultiQuery(ctx, c, query, h.spool(c, query, chainStatus(c, ch, cb)))
 	err = statementErrors(query, h.mapError(c, err))
 	if h.ifNotExists(c, query, err) {

@@ -19,7 +19,8 @@
 // SRV-NESTING (nesting.go: subqueries nested past 12 levels are 1473),
 // SRV-FLOATS (handler.go floatText: FLOAT and DOUBLE values written as
 // MySQL writes them), SRV-CTAS (ctas.go: CREATE TABLE ... SELECT with
-// column definitions or a UNION), the fast path's FP-n (fastpath.go).
+// column definitions or a UNION), SRV-PARENJOIN (parenjoins.go: FROM t1
+// JOIN (t2, t3)), the fast path's FP-n (fastpath.go).
 package server
 
 import (

@@ -358,3 +358,24 @@ CREATE TABLE wcents (id INT PRIMARY KEY, d DECIMAL(12,2));
 INSERT INTO wcents WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 1000) SELECT n, 0.01 * (n % 7) + 1000000.03 FROM s;
 SELECT MAX(t), MIN(t) FROM (SELECT SUM(d) OVER (ORDER BY id) t FROM wcents) x;
 SELECT SUM(d) OVER () FROM wcents WHERE id = 1;
+-- A parenthesized list of tables in FROM is their cross join (server SRV-PARENJOIN).
+CREATE TABLE pj1 (a INT PRIMARY KEY, b INT);
+CREATE TABLE pj2 (a INT, b INT);
+CREATE TABLE pj3 (a INT, b INT);
+CREATE TABLE pj4 (a INT);
+INSERT INTO pj1 VALUES (1, 1), (2, 2), (3, 3);
+INSERT INTO pj2 VALUES (1, 10), (2, 20);
+INSERT INTO pj3 VALUES (1, 100), (3, 300);
+INSERT INTO pj4 VALUES (1), (2);
+SELECT pj1.a, pj2.b, pj3.b FROM pj1 LEFT JOIN (pj2, pj3) ON pj2.a = pj1.a AND pj3.a = pj1.a ORDER BY pj1.a;
+SELECT COUNT(*) FROM (pj1, pj2);
+SELECT pj1.a, pj2.a, pj4.a FROM pj1 JOIN (pj2, pj4) ON pj2.a = pj1.a AND pj4.a = pj2.a ORDER BY 1, 2, 3;
+SELECT * FROM pj1 WHERE a IN (SELECT pj2.a FROM pj1 AS q LEFT JOIN (pj2, pj3) ON pj2.a = q.a AND pj3.a = q.a) ORDER BY a;
+SELECT pj1.a + 1 AS x, pj1.b * 2 FROM pj1 LEFT JOIN (pj2, pj3, pj4) ON pj2.a = pj1.a AND pj3.a = pj1.a AND pj4.a = pj1.a ORDER BY 1;
+UPDATE pj1 JOIN (pj2, pj4) ON pj2.a = pj1.a AND pj4.a = pj1.a SET pj1.b = pj2.b + pj4.a;
+SELECT * FROM pj1 ORDER BY a;
+-- An ON condition over a nested join's tables (RULE-64: go-mysql-server's join planner lost it).
+SELECT pj1.a, pj2.a, pj4.a FROM pj1 JOIN (pj2 JOIN pj4) ON pj2.a = pj1.a AND pj4.a = pj2.a ORDER BY 1, 2, 3;
+SELECT pj1.a, pj2.a, pj4.a FROM pj1 JOIN (pj2 CROSS JOIN pj4) ON pj2.a = pj1.a AND pj4.a = pj2.a ORDER BY 1, 2, 3;
+SELECT pj1.a, pj2.a, pj4.a FROM (pj2 JOIN pj4 ON pj4.a <= pj2.a) JOIN pj1 ON pj2.a = pj1.a AND pj4.a + 1 = pj2.a ORDER BY 1, 2, 3;
+SELECT COUNT(*) FROM pj1 LEFT JOIN (pj2 JOIN pj4) ON pj2.a = pj1.a AND pj4.a = pj2.a;
