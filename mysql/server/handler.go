@@ -800,7 +800,7 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 		return err
 	}
 	ch := h.chainOf(ctx, c, query)
-	h.declareColumns(c, query) // backend CAT-5
+	h.declareColumns(c, query)                                                                                        // backend CAT-5
 	err = statementErrors(query, h.mapError(c, h.comQuery(ctx, c, query, h.spool(c, query, chainStatus(c, ch, cb))))) // SRV-PARENJOIN
 	if h.ifNotExists(c, query, err) {
 		h.setStatus(c)
@@ -1202,7 +1202,7 @@ func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 		}
 	}
 	ch := h.chainOf(ctx, c, query)
-	h.declareColumns(c, query) // backend CAT-5
+	h.declareColumns(c, query)                                                                  // backend CAT-5
 	if first, more, err := sqlparser.SplitStatement(query); err == nil && mayParenJoin(first) { // SRV-PARENJOIN
 		if stmt, ok := parenJoins(first); ok && h.parsedQuerier() != nil {
 			spool := h.spool(c, first, chainStatus(c, ch, cb))
