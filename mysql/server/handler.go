@@ -800,8 +800,9 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 		return err
 	}
 	ch := h.chainOf(ctx, c, query)
-	h.declareColumns(c, query)                                                                                        // backend CAT-5
-	err = statementErrors(query, h.mapError(c, h.comQuery(ctx, c, query, h.spool(c, query, chainStatus(c, ch, cb))))) // SRV-PARENJOIN
+	h.declareColumns(c, query) // backend CAT-5
+	// comQuery: SRV-PARENJOIN's rewrite where the statement needs it.
+	err = statementErrors(query, h.mapError(c, h.comQuery(ctx, c, query, h.spool(c, query, chainStatus(c, ch, cb)))))
 	if h.ifNotExists(c, query, err) {
 		h.setStatus(c)
 		err = cb(&sqltypes.Result{}, false)
@@ -1202,8 +1203,9 @@ func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 		}
 	}
 	ch := h.chainOf(ctx, c, query)
-	h.declareColumns(c, query)                                                                  // backend CAT-5
-	if first, more, err := sqlparser.SplitStatement(query); err == nil && mayParenJoin(first) { // SRV-PARENJOIN
+	h.declareColumns(c, query) // backend CAT-5
+	// SRV-PARENJOIN: a first statement holding a parenthesized table list.
+	if first, more, err := sqlparser.SplitStatement(query); err == nil && mayParenJoin(first) {
 		if stmt, ok := parenJoins(first); ok && h.parsedQuerier() != nil {
 			spool := h.spool(c, first, chainStatus(c, ch, cb))
 			err = h.parsedQuerier().ComParsedQuery(ctx, c, first, stmt, func(r *sqltypes.Result, m bool) error {
