@@ -63,7 +63,7 @@ func (f *fittedInteger) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 		if f.within(x) {
 			return v, nil // go-mysql-server converts it
 		}
-		d = integerDecimal(x)
+		d, _ = decimalOf(x)
 	case string, []byte:
 		s := strings.TrimSpace(stringOf(x))
 		if s == "" {
@@ -81,14 +81,11 @@ func (f *fittedInteger) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 			return v, nil // left to go-mysql-server (numeric prefixes, RULE-29)
 		}
 		d = p
-	case decimal.Decimal:
-		d = x
-	case float64, float32:
-		g := toFloat64(x)
-		if math.IsNaN(g) || math.IsInf(g, 0) {
-			return v, nil
+	case decimal.Decimal, float64, float32:
+		var ok bool
+		if d, ok = decimalOf(x); !ok {
+			return v, nil // NaN, ±Inf: go-mysql-server's
 		}
-		d = decimal.NewFromFloat(g)
 	default:
 		return v, nil
 	}
@@ -114,15 +111,16 @@ func (f *fittedInteger) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 func (f *fittedInteger) within(v any) bool {
 	switch x := v.(type) {
 	case int8, int16, int32, int64, int:
-		i := reflectInt(x)
+		i := toInt64(x)
 		return (f.min.IsInt64() && i >= f.min.Int64()) && (!f.max.IsInt64() || i <= f.max.Int64())
 	default:
-		u := reflectUint(x)
+		u := toUint64(x)
 		return !f.max.IsUint64() || u <= f.max.Uint64()
 	}
 }
 
-func reflectInt(v any) int64 {
+// toInt64 is a signed integer of any width as an int64.
+func toInt64(v any) int64 {
 	switch x := v.(type) {
 	case int8:
 		return int64(x)
@@ -134,36 +132,6 @@ func reflectInt(v any) int64 {
 		return int64(x)
 	}
 	return v.(int64)
-}
-
-func reflectUint(v any) uint64 {
-	switch x := v.(type) {
-	case uint8:
-		return uint64(x)
-	case uint16:
-		return uint64(x)
-	case uint32:
-		return uint64(x)
-	case uint:
-		return uint64(x)
-	}
-	return v.(uint64)
-}
-
-// integerDecimal is the integer v as a DECIMAL.
-func integerDecimal(v any) decimal.Decimal {
-	switch v.(type) {
-	case int8, int16, int32, int64, int:
-		return decimal.NewFromInt(reflectInt(v))
-	}
-	return decimal.NewFromBigInt(new(big.Int).SetUint64(reflectUint(v)), 0)
-}
-
-func toFloat64(v any) float64 {
-	if g, ok := v.(float32); ok {
-		return float64(g)
-	}
-	return v.(float64)
 }
 
 // integerRange is the range of integer type t; ok is false for other

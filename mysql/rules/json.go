@@ -23,7 +23,7 @@ func jsonMembers(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 		case json.JSONObject:
 			return nullKeyObject{x}, transform.NewTree, nil
 		case *json.JSONExtract:
-			return &pathExtract{x}, transform.NewTree, nil // jsonpath.go
+			return newPathExtract(x), transform.NewTree, nil // jsonpath.go
 		}
 		return e, transform.SameTree, nil
 	})

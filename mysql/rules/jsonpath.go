@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/expression/function/json"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
@@ -31,10 +32,36 @@ import (
 // members come in MySQL's key order (shorter keys first, then bytewise).
 
 // pathExtract is JSON_EXTRACT(doc, path, ...).
-type pathExtract struct{ *json.JSONExtract }
+type pathExtract struct {
+	*json.JSONExtract
+	parsed [][]pathLeg // the paths, when all are valid literals (parsed once)
+	wild   bool
+}
+
+func newPathExtract(je *json.JSONExtract) *pathExtract {
+	p := &pathExtract{JSONExtract: je, wild: len(je.Paths) > 1}
+	parsed := make([][]pathLeg, len(je.Paths))
+	for i, pe := range je.Paths {
+		lit, ok := pe.(*expression.Literal)
+		if !ok {
+			return p
+		}
+		s, ok := lit.Value().(string)
+		if !ok {
+			return p
+		}
+		legs, w, err := parseJSONPath(s)
+		if err != nil {
+			return p // Eval reports it
+		}
+		parsed[i], p.wild = legs, p.wild || w
+	}
+	p.parsed = parsed
+	return p
+}
 
 func (p *pathExtract) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	return rewrapped(p.JSONExtract, children, func(je *json.JSONExtract) sql.Expression { return &pathExtract{je} })
+	return rewrapped(p.JSONExtract, children, func(je *json.JSONExtract) sql.Expression { return newPathExtract(je) })
 }
 
 func (p *pathExtract) Eval(ctx *sql.Context, row sql.Row) (any, error) {
@@ -42,22 +69,9 @@ func (p *pathExtract) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	if err != nil || doc == nil {
 		return nil, err
 	}
-	paths := make([][]pathLeg, len(p.Paths))
-	wild := len(p.Paths) > 1
-	for i, pe := range p.Paths {
-		pv, err := pe.Eval(ctx, row)
-		if err != nil || pv == nil {
-			return nil, err
-		}
-		ps, _, err := types.LongText.Convert(ctx, pv)
-		if err != nil {
-			return nil, err
-		}
-		legs, w, err := parseJSONPath(ps.(string))
-		if err != nil {
-			return nil, err
-		}
-		paths[i], wild = legs, wild || w
+	paths, wild, err := p.paths(ctx, row)
+	if err != nil || paths == nil {
+		return nil, err
 	}
 	jd, _, err := types.JSON.Convert(ctx, doc)
 	if err != nil {
@@ -82,6 +96,30 @@ func (p *pathExtract) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 		return types.JSONDocument{Val: found[0]}, nil
 	}
 	return types.JSONDocument{Val: found}, nil
+}
+
+// paths are the statement's paths, parsed (nil when one is NULL).
+func (p *pathExtract) paths(ctx *sql.Context, row sql.Row) ([][]pathLeg, bool, error) {
+	if p.parsed != nil {
+		return p.parsed, p.wild, nil
+	}
+	paths, wild := make([][]pathLeg, len(p.Paths)), len(p.Paths) > 1
+	for i, pe := range p.Paths {
+		pv, err := pe.Eval(ctx, row)
+		if err != nil || pv == nil {
+			return nil, false, err
+		}
+		ps, _, err := types.LongText.Convert(ctx, pv)
+		if err != nil {
+			return nil, false, err
+		}
+		legs, w, err := parseJSONPath(ps.(string))
+		if err != nil {
+			return nil, false, err
+		}
+		paths[i], wild = legs, wild || w
+	}
+	return paths, wild, nil
 }
 
 type legKind int

@@ -129,11 +129,10 @@ func numericDates(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sc
 			}
 			return e, transform.SameTree, nil
 		}
-		if _, ok := comparisonOp(e); !ok {
+		l, r, ok := comparedOperands(e)
+		if !ok {
 			return e, transform.SameTree, nil
 		}
-		cmp := e.(expression.Comparer)
-		l, r := cmp.Left(), cmp.Right()
 		_, lcol := l.(*expression.GetField)
 		_, rcol := r.(*expression.GetField)
 		switch {

@@ -224,11 +224,10 @@ func numericPrefixes(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan
 			nc, err := c.WithChildren(&prefixed{over: over{c.Child}, kind: k})
 			return nc, transform.NewTree, err
 		}
-		if _, ok := comparisonOp(e); !ok {
+		l, r, ok := comparedOperands(e)
+		if !ok {
 			return e, transform.SameTree, nil
 		}
-		cmp := e.(expression.Comparer)
-		l, r := cmp.Left(), cmp.Right()
 		switch {
 		case isStringExpr(l) && types.IsNumber(r.Type()):
 			ne, err := e.WithChildren(&prefixed{over: over{l}, kind: prefixReal}, r)

@@ -29,6 +29,16 @@ var padComparisons = map[string]func(c int) bool{
 	">=":  func(c int) bool { return c >= 0 },
 }
 
+// comparedOperands are the two sides of e when e is a comparison
+// (comparisonOp's operators).
+func comparedOperands(e sql.Expression) (l, r sql.Expression, ok bool) {
+	if _, ok := comparisonOp(e); !ok {
+		return nil, nil, false
+	}
+	cmp := e.(expression.Comparer)
+	return cmp.Left(), cmp.Right(), true
+}
+
 func comparisonOp(e sql.Expression) (string, bool) {
 	switch e.(type) {
 	case *expression.Equals:
@@ -79,11 +89,10 @@ func trimPaddedLiterals(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *p
 			ne, err := e.WithChildren(e.Left(), expression.NewTuple(out...))
 			return ne, transform.NewTree, err
 		}
-		if _, ok := comparisonOp(e); !ok {
+		l, r, ok := comparedOperands(e)
+		if !ok {
 			return e, transform.SameTree, nil
 		}
-		cmp := e.(expression.Comparer)
-		l, r := cmp.Left(), cmp.Right()
 		if col, ok := paddedColumn(ctx, l); ok {
 			if t, ok := trimmedLiteral(r, col); ok {
 				ne, err := e.WithChildren(l, t)

@@ -146,11 +146,10 @@ func temporalValues(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.
 // date keeps the column's index).
 func temporalComparisons(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-		if _, ok := comparisonOp(e); !ok {
+		l, r, ok := comparedOperands(e)
+		if !ok {
 			return e, transform.SameTree, nil
 		}
-		cmp := e.(expression.Comparer)
-		l, r := cmp.Left(), cmp.Right()
 		_, lcol := l.(*expression.GetField)
 		_, rcol := r.(*expression.GetField)
 		// A TIME that is not a column (go-mysql-server compares a
@@ -288,8 +287,11 @@ func (t *temporalString) Type() sql.Type {
 	if t.json {
 		return types.JSON
 	}
-	return types.MustCreateString(sqltypes.VarChar, 26, DefaultCollation)
+	return temporalText
 }
+
+// temporalText is temporalString's type: the longest DATETIME(6) text.
+var temporalText = types.MustCreateString(sqltypes.VarChar, 26, DefaultCollation)
 
 func (t *temporalString) CollationCoercibility(*sql.Context) (sql.CollationID, byte) {
 	return DefaultCollation, 5

@@ -448,6 +448,11 @@ func fixFloats(res *sqltypes.Result, fields []*querypb.Field) {
 // go-mysql-server used Go's %g: 1.234567890125e+11, 1e-07, and FLOAT's
 // shortest float32 digits (1234567.8).
 func floatText(raw []byte, float32 bool) ([]byte, bool) {
+	if !float32 && bytes.IndexByte(raw, 'e') < 0 {
+		// %g without an exponent: already the fewest digits, laid out
+		// without one, as below (Go writes one outside exponents -4..5).
+		return raw, false
+	}
 	v, err := strconv.ParseFloat(string(raw), 64)
 	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
 		return raw, false
@@ -1203,22 +1208,9 @@ func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 		}
 	}
 	ch := h.chainOf(ctx, c, query)
-	h.declareColumns(c, query) // backend CAT-5
-	// SRV-PARENJOIN: a first statement holding a parenthesized table list.
-	if first, more, err := sqlparser.SplitStatement(query); err == nil && mayParenJoin(first) {
-		if stmt, ok := parenJoins(first); ok && h.parsedQuerier() != nil {
-			spool := h.spool(c, first, chainStatus(c, ch, cb))
-			err = h.parsedQuerier().ComParsedQuery(ctx, c, first, stmt, func(r *sqltypes.Result, m bool) error {
-				return spool(r, m || strings.TrimSpace(more) != "")
-			})
-			err = statementErrors(first, h.mapError(c, err))
-			h.done(c, err)
-			h.chainAfter(ctx, c, ch, err)
-			if err != nil {
-				return "", err
-			}
-			return more, nil
-		}
+	h.declareColumns(c, query)                                        // backend CAT-5
+	if rest, ok, err := h.parenJoinFirst(ctx, c, query, ch, cb); ok { // SRV-PARENJOIN
+		return rest, err
 	}
 	rest, err = h.Handler.ComMultiQuery(ctx, c, query, h.spool(c, query, chainStatus(c, ch, cb)))
 	err = statementErrors(query, h.mapError(c, err))

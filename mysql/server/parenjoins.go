@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/sqltypes"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
@@ -70,4 +71,33 @@ func (h *errorHandler) comQuery(ctx context.Context, c *mysql.Conn, q string, cb
 		}
 	}
 	return h.Handler.ComQuery(ctx, c, q, cb)
+}
+
+// parenJoinFirst runs the first statement of a multi-statement text when
+// it holds a parenthesized table list (SRV-PARENJOIN); ok is false when
+// it does not (the text is split only when mayParenJoin allows).
+func (h *errorHandler) parenJoinFirst(ctx context.Context, c *mysql.Conn, query string, ch *chainedTx, cb mysql.ResultSpoolFn) (rest string, ok bool, err error) {
+	pq := h.parsedQuerier()
+	if pq == nil || !mayParenJoin(query) {
+		return "", false, nil
+	}
+	first, rest, err := sqlparser.SplitStatement(query)
+	if err != nil {
+		return "", false, nil
+	}
+	stmt, ok := parenJoins(first)
+	if !ok {
+		return "", false, nil
+	}
+	spool := h.spool(c, first, chainStatus(c, ch, cb))
+	err = pq.ComParsedQuery(ctx, c, first, stmt, func(r *sqltypes.Result, more bool) error {
+		return spool(r, more || strings.TrimSpace(rest) != "")
+	})
+	err = statementErrors(first, h.mapError(c, err))
+	h.done(c, err)
+	h.chainAfter(ctx, c, ch, err)
+	if err != nil {
+		return "", true, err
+	}
+	return rest, true, nil
 }
