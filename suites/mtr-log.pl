@@ -13,6 +13,11 @@
 #   mtr-log.pl causes CASE LOG
 #       one line per failed statement and per result-difference symptom:
 #       CASE<TAB>kind<TAB>cause<TAB>statement   (cause normalised for grouping)
+#   mtr-log.pl same LOG RESULT ACTUAL
+#       exit 0 when the case failed only on the presentation differences
+#       listed in docs/COMPATIBILITY.md ("Passing modulo presentation"): no
+#       statement failed, and RESULT and ACTUAL are equal once both are
+#       normalised by present() below.
 use strict;
 use warnings;
 
@@ -130,7 +135,42 @@ sub symptoms {
 	return sort keys %s;
 }
 
-if ($mode eq 'summary') {
+# present: a result text with the presentation differences strata keeps on
+# purpose made equal (docs/COMPATIBILITY.md, "Passing modulo presentation"):
+# P1 the storage engine a table reports (strata has one; MyISAM, Aria,
+#    MEMORY and InnoDB tables are all strata's and say InnoDB);
+# P2 integer display widths (int(11)), which MySQL 8.0.19+ no longer shows
+#    (tinyint(1) included: both sides lose it);
+# P3 a numeric column default written quoted (MySQL 8: DEFAULT '12';
+#    MariaDB: DEFAULT 12);
+# P4 EXPLAIN's rows (and EXPLAIN EXTENDED's Note 1003 rewritten query): the
+#    plan of a different optimizer, in MySQL 8's column layout.
+sub present {
+	my ($text) = @_;
+	my @out;
+	my $explain = 0;
+	for my $l (split /\n/, $text) {
+		if ($l =~ /^id\tselect_type\ttable\t/) { $explain = 1; push @out, '<EXPLAIN>'; next }
+		if ($explain) {
+			next if $l =~ /^(?:\d+|NULL)\t[A-Z][A-Z ]*\t/;
+			next if $l =~ /^Warnings:$/;
+			next if $l =~ /^Note\t1003\t|^Warning\t0\tEXPLAIN Output is currently a placeholder/;
+			$explain = 0;
+		}
+		$l =~ s/\bENGINE=\w+/ENGINE=*/g;
+		$l =~ s/\b((?:tiny|small|medium|big)?int)\(\d+\)/$1/gi;
+		$l =~ s/\bDEFAULT '(-?\d+(?:\.\d+)?)'/DEFAULT $1/g;
+		push @out, $l;
+	}
+	return join("\n", @out);
+}
+
+if ($mode eq 'same') {
+	my ($logf, $resf, $actf) = @ARGV;
+	my $log = slurp($logf);
+	exit 1 if errors($log) || !-f $actf || $log =~ /is not supported by this installation|^run\.sh: /m;
+	exit(present(slurp($resf)) eq present(slurp($actf)) ? 0 : 1);
+} elsif ($mode eq 'summary') {
 	my ($logf, $resf, $actf) = @ARGV;
 	my $log = slurp($logf);
 	my $res = slurp($resf);
@@ -195,5 +235,5 @@ if ($mode eq 'summary') {
 	print join("\t", $case, 'result', $_, ''), "\n" for symptoms($minus);
 	print join("\t", $case, 'panic', oneline($1, 200), ''), "\n" while $log =~ /^run\.sh: (strata panicked: .*)$/mg;
 } else {
-	die "usage: mtr-log.pl summary LOG RESULT [ACTUAL] | causes CASE LOG\n";
+	die "usage: mtr-log.pl summary LOG RESULT [ACTUAL] | causes CASE LOG | same LOG RESULT ACTUAL\n";
 }

@@ -610,6 +610,10 @@ mt_run_case() {
 	fi
 	[[ $s == strata ]] && panics "$WORK/strata.log" "$logsize" | sed 's/^/run.sh: /' >>"$logf"
 	CASE_INFO=$'0\t0\t0\t'
+	CASE_MODULO=0
+	if [[ $CASE_STATUS == fail ]] && perl "$SUITES_DIR/mtr-log.pl" same "$logf" "$SUITE_DIR/$c.result" "$WORK/var/log/$c.log"; then
+		CASE_MODULO=1 # failed on presentation differences only (mtr-log.pl present)
+	fi
 	if [[ $CASE_STATUS != pass ]]; then
 		CASE_INFO=$(perl "$SUITES_DIR/mtr-log.pl" summary "$logf" "$SUITE_DIR/$c.result" "$WORK/var/log/$c.log")
 		perl "$SUITES_DIR/mtr-log.pl" causes "$c" "$logf" >>"$RES/causes.$s.tsv"
@@ -643,7 +647,7 @@ suite_mariadb_test() {
 		--histogram-type=json_hb --open-files-limit=1024 --innodb-buffer-pool-size=64M
 		--innodb-log-file-size=64M --innodb-flush-log-at-trx-commit=2 --log-basename=mysqld
 		--max-connections=200)
-	STRATA_OPTS=(--secure-file-priv "$WORK/var")
+	STRATA_OPTS=(--secure-file-priv "$WORK/var" --character-set-server=latin1)
 	local cases=() c s
 	mapfile -t cases < <(mt_list_cases "$SUITE_DIR")
 	((${#cases[@]})) || die "no cases match"
@@ -653,7 +657,7 @@ suite_mariadb_test() {
 		: >"$RES/causes.$s.tsv"
 	done
 	log "mariadb-test: ${#cases[@]} cases from $SUITE_DIR on ${SERVERS[*]} (limit ${TIMEOUT}s each)"
-	local -A st=() info=()
+	local -A st=() info=() modulo=()
 	local n=0 t0=$SECONDS
 	for c in "${cases[@]}"; do
 		n=$((n + 1))
@@ -663,7 +667,7 @@ suite_mariadb_test() {
 		fi
 		for s in "${SERVERS[@]}"; do
 			mt_run_case "$s" "$c"
-			st[$s,$c]=$CASE_STATUS info[$s,$c]=$CASE_INFO
+			st[$s,$c]=$CASE_STATUS info[$s,$c]=$CASE_INFO modulo[$s,$c]=$CASE_MODULO
 		done
 		printf '[%d/%d %ds] %s: %s\n' "$n" "${#cases[@]}" $((SECONDS - t0)) "$c" \
 			"$(for s in "${SERVERS[@]}"; do printf '%s=%s ' "$s" "${st[$s,$c]}"; done)" >&2
@@ -692,7 +696,7 @@ suite_mariadb_test() {
 	# .result file, missing = expected lines a server did not reproduce,
 	# errors = statements that failed (or failed differently than expected).
 	{
-		printf 'case\tstrata\tmariadb\tnotes\texpected\tstrata_missing\tstrata_errors\tmariadb_missing\tmariadb_errors\tstrata_reason\tmariadb_reason\n'
+		printf 'case\tstrata\tmariadb\tnotes\texpected\tstrata_missing\tstrata_errors\tmariadb_missing\tmariadb_errors\tstrata_reason\tmariadb_reason\tstrata_modulo_presentation\n'
 		for c in "${cases[@]}"; do
 			local notes=() is im=$'-\t-\t-\t'
 			[[ -f $SUITE_DIR/$c.opt || -f $SUITE_DIR/$c-master.opt ]] && notes+=(server-options)
@@ -701,8 +705,9 @@ suite_mariadb_test() {
 			((STRATA_ONLY)) || im=${info[mariadb,$c]}
 			IFS=$'\t' read -r e1 m1 n1 r1 <<<"$is"
 			IFS=$'\t' read -r e2 m2 n2 r2 <<<"$im"
-			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$c" "${st[strata,$c]}" "${st[mariadb,$c]:--}" \
-				"$(IFS=,; echo "${notes[*]}")" "$e1" "$m1" "$n1" "$m2" "$n2" "$r1" "$r2"
+			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$c" "${st[strata,$c]}" "${st[mariadb,$c]:--}" \
+				"$(IFS=,; echo "${notes[*]}")" "$e1" "$m1" "$n1" "$m2" "$n2" "$r1" "$r2" \
+				"$( ((${modulo[strata,$c]:-0})) && echo pass || echo -)"
 		done
 	} >"$RES/results.tsv"
 	mt_summary | tee "$RES/summary.txt"
@@ -733,6 +738,9 @@ mt_summary() {
 		awk -F'\t' 'NR > 1 { s = $2 == "pass"; m = $3 == "pass"; n[s, m]++ } END {
 			printf "pass on both: %d, only MariaDB: %d, only strata: %d, neither: %d\n", n[1,1], n[0,1], n[1,0], n[0,0] }' "$r"
 	fi
+	echo
+	awk -F'\t' "NR > 1 && $ref"' && $12 == "pass" { n++; l = l " " $1 } END {
+		printf "failing on strata only on presentation (mtr-log.pl present: engine name, display widths, quoted numeric defaults, EXPLAIN rows): %d%s\n", n, n ? ":" l : "" }' "$r"
 	echo
 	echo "On the $scope:"
 	awk -F'\t' "NR > 1 && $ref"' { e += $5; m += $6; err += $7 } END {

@@ -100,6 +100,10 @@ func run(args []string) error {
 	memBudget := fs.String("memory-budget", "", "the process's memory, buffer pool included; statements that would pass it fail with 1041 (default: 3/4 of the machine's or cgroup's memory)")
 	versionBudget := fs.String("version-budget", "64M", "memory kept for the history open snapshots read; past it the oldest snapshots get 1412")
 	maxTxnMem := fs.String("max-txn-memory", "0", "one transaction's changes and row locks; past it 1206 (0: the redo log capacity)")
+	args, sysVars, err := systemVariableArgs(fs, args)
+	if err != nil {
+		return err
+	}
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -169,7 +173,8 @@ func run(args []string) error {
 	}
 	srvAddr := net.JoinHostPort(*bind, strconv.Itoa(*port))
 	sqlSrv, err := server.New(db, server.Config{Addr: srvAddr, TLS: tlsCfg, RequireSecureTransport: *requireTLS,
-		Auth: auth.Config{BindAddress: *bind, RootPassword: *rootPassword, SkipGrantTables: *skipGrants, SecureFilePriv: *secureFiles}})
+		Auth: auth.Config{BindAddress: *bind, RootPassword: *rootPassword, SkipGrantTables: *skipGrants, SecureFilePriv: *secureFiles},
+		Variables: sysVars})
 	if err != nil {
 		db.Close()
 		return fmt.Errorf("mysql listener %s: %w", srvAddr, err)
@@ -218,6 +223,45 @@ func run(args []string) error {
 	}
 	slog.Info("clean shutdown")
 	return nil
+}
+
+// systemVariableArgs takes the options that name a server system variable
+// rather than a flag of strata's (--character-set-server=latin1,
+// --sql-mode=..., --max-connections 200: mysqld's way of setting a global
+// at start) out of args; the server sets them (server SRV-STARTVARS).
+func systemVariableArgs(fs *flag.FlagSet, args []string) ([]string, map[string]string, error) {
+	var rest []string
+	vars := map[string]string{}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || !strings.HasPrefix(a, "-") {
+			rest = append(rest, args[i:]...)
+			break
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if f := fs.Lookup(name); f != nil || name == "h" || name == "help" || !server.IsSystemVariable(name) {
+			rest = append(rest, a)
+			if f != nil && !hasValue && !isBoolFlag(f) && i+1 < len(args) {
+				i++
+				rest = append(rest, args[i]) // the flag's value
+			}
+			continue
+		}
+		if !hasValue {
+			if i+1 == len(args) {
+				return nil, nil, fmt.Errorf("%s: needs a value", a)
+			}
+			i++
+			value = args[i]
+		}
+		vars[name] = value
+	}
+	return rest, vars, nil
+}
+
+func isBoolFlag(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
 }
 
 // memoryBudget is --memory-budget, or memgov's default (MEM-1) but never

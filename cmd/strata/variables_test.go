@@ -2,6 +2,8 @@ package main
 
 import (
 	"database/sql"
+	"flag"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -80,4 +82,59 @@ func waitPing(c *sql.DB) error {
 		time.Sleep(20 * time.Millisecond)
 	}
 	return err
+}
+
+// TestStartupSystemVariables: system variables given on the command line
+// as mysqld takes them (SRV-STARTVARS): --character-set-server brings its
+// default collation, which new databases and their tables take; both the
+// --name=value and the --name value forms; a strata flag's value is not
+// mistaken for an option.
+func TestStartupSystemVariables(t *testing.T) {
+	dir := t.TempDir()
+	p := startProc(t, dir, freePort(t), "--character-set-server=latin1", "--max-connections", "77", "--sync-commit=false")
+	root := p.db("")
+	var cs, coll string
+	var maxConn int
+	if err := root.QueryRow("SELECT @@character_set_server, @@collation_server, @@max_connections").Scan(&cs, &coll, &maxConn); err != nil {
+		t.Fatal(err)
+	}
+	if cs != "latin1" || coll != "latin1_swedish_ci" || maxConn != 77 {
+		t.Fatalf("character_set_server %q, collation_server %q, max_connections %d", cs, coll, maxConn)
+	}
+	mustExec(t, root, "CREATE DATABASE d1")
+	mustExec(t, root, "CREATE TABLE d1.t (a VARCHAR(10))")
+	var name, create string
+	if err := root.QueryRow("SHOW CREATE TABLE d1.t").Scan(&name, &create); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(create, "DEFAULT CHARSET=latin1 COLLATE=latin1_swedish_ci") {
+		t.Fatalf("a table of a database created under --character-set-server=latin1:\n%s", create)
+	}
+
+	for _, bad := range [][]string{{"--character-set-server=nope"}, {"--no-such-option=1"}} {
+		args := append([]string{"--datadir", t.TempDir(), "--port", fmt.Sprint(freePort(t)), "--metrics-addr", ""}, bad...)
+		if err := run(args); err == nil || !strings.Contains(err.Error(), strings.TrimPrefix(strings.Split(bad[0], "=")[0], "-")) {
+			t.Fatalf("strata %v: %v", bad, err)
+		}
+	}
+}
+
+func TestSystemVariableArgs(t *testing.T) {
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	fs.String("datadir", "", "")
+	fs.Bool("sync-commit", true, "")
+	rest, vars, err := systemVariableArgs(fs, []string{"--datadir", "/x", "--sql-mode=ANSI", "--sync-commit",
+		"--max_connections", "9", "-datadir=/y", "--nope"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(rest, " "); got != "--datadir /x --sync-commit -datadir=/y --nope" {
+		t.Fatalf("flags left for the flag set: %q", got)
+	}
+	if len(vars) != 2 || vars["sql-mode"] != "ANSI" || vars["max_connections"] != "9" {
+		t.Fatalf("system variables: %v", vars)
+	}
+	if _, _, err := systemVariableArgs(fs, []string{"--sql-mode"}); err == nil {
+		t.Fatal("--sql-mode without a value accepted")
+	}
 }

@@ -1,8 +1,11 @@
 package rules
 
 import (
+	"strings"
+
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/go-mysql-server/sql/types"
@@ -12,10 +15,14 @@ import (
 // does nothing but leave Note 1050, as MySQL 8 documents ("nothing is
 // inserted into the destination table"); go-mysql-server inserted the
 // SELECT's rows into the existing table and panicked when their columns
-// did not match its own.
+// did not match its own. Without a SELECT too: CREATE TABLE IF NOT EXISTS
+// of a table that exists leaves Note 1050 (go-mysql-server: none).
 func existingCreateSelect(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	ct, ok := n.(*plan.CreateTable)
-	if !ok || !ct.IfNotExists() || ct.Select() == nil || ct.Temporary() {
+	if ok && ct.Select() != nil {
+		selectedComments(ct)
+	}
+	if !ok || !ct.IfNotExists() || ct.Temporary() {
 		return n, transform.SameTree, nil
 	}
 	db := ct.Database()
@@ -26,6 +33,53 @@ func existingCreateSelect(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ 
 		return n, transform.SameTree, err
 	}
 	return &tableExistsNote{name: ct.Name()}, transform.NewTree, nil
+}
+
+// selectedComments gives a column of CREATE TABLE ... SELECT that is a
+// column of a table in the query that column's comment, as MySQL and
+// MariaDB copy it (RULE-27); go-mysql-server's planner kept the default
+// only. The columns are the planner's, fresh for this statement.
+func selectedComments(ct *plan.CreateTable) {
+	comments := map[[2]string]string{}
+	transform.Inspect(ct.Select(), func(n sql.Node) bool {
+		switch n.(type) {
+		case *plan.ResolvedTable, *plan.TableAlias:
+			for _, c := range n.Schema() {
+				if c.Comment != "" {
+					comments[[2]string{strings.ToLower(c.Source), strings.ToLower(c.Name)}] = c.Comment
+				}
+			}
+		}
+		return true
+	})
+	if len(comments) == 0 {
+		return
+	}
+	// The planner's columns are the query's, in its order: the top
+	// projection says which are a table's column (aliased or not).
+	var proj *plan.Project
+	transform.Inspect(ct.Select(), func(n sql.Node) bool {
+		if p, ok := n.(*plan.Project); ok && proj == nil {
+			proj = p
+		}
+		return proj == nil
+	})
+	cols := ct.PkSchema().Schema
+	if proj == nil || len(proj.Projections) != len(cols) {
+		return
+	}
+	for i, e := range proj.Projections {
+		if a, ok := e.(*expression.Alias); ok {
+			e = a.Child
+		}
+		gf, ok := e.(*expression.GetField)
+		if !ok {
+			continue
+		}
+		if cm, ok := comments[[2]string{strings.ToLower(gf.Table()), strings.ToLower(gf.Name())}]; ok && cols[i].Comment == "" {
+			cols[i].Comment = cm
+		}
+	}
 }
 
 // tableExistsNote answers OK with Note 1050.

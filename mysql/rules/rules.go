@@ -303,6 +303,9 @@
 // (nestedjoins.go): go-mysql-server's join planner lost them (wrong
 // rows for `a JOIN (b JOIN c) ON b.x = a.x AND c.y = b.y`).
 //
+// RULE-65 DROP TABLE IF EXISTS names each table it did not find as
+// db.table in its Note 1051, as MySQL 8.0 does (dropnotes.go).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET, ADDTIME, SUBTIME.
@@ -396,6 +399,7 @@ const (
 	temporalComparisonsID
 	dmlSubqueriesID
 	nestedJoinFiltersID
+	dropTableNotesID
 )
 
 var once sync.Once
@@ -500,6 +504,7 @@ func Install() {
 			analyzer.Rule{Id: rollupsID, Apply: rollups},                   // RULE-50, after the rules that rewrite GroupBy
 			analyzer.Rule{Id: foundRowsID, Apply: foundRows},               // RULE-56, after RULE-40 reads CalcFoundRows
 			analyzer.Rule{Id: unsignedShowsID, Apply: unsignedShows},       // RULE-57
+			analyzer.Rule{Id: dropTableNotesID, Apply: dropTableNotes},     // RULE-65
 			analyzer.Rule{Id: warningsInOrderID, Apply: warningsInOrder})
 		// RULE-36 before go-mysql-server's filter simplification.
 		for i, r := range analyzer.OnceBeforeDefault {

@@ -91,7 +91,7 @@ func tableOf(n sql.Node) (db, table string) {
 // db.table and adds `unsigned` to the types of its UNSIGNED columns; in
 // SHOW COLUMNS, the Default of a column declared DEFAULT NULL is NULL
 // and a string default is its value (go-mysql-server wrote the texts
-// NULL and 'abc').
+// NULL and 'abc'), and SHOW FULL COLUMNS gives each column's collation.
 type unsignedShow struct {
 	plan.UnaryNode
 	db, table string
@@ -130,15 +130,31 @@ func (u *unsignedShow) RowIter(ctx *sql.Context, r sql.Row) (sql.RowIter, error)
 			}
 		}
 	}
-	defaultAt := -1 // SHOW COLUMNS' Default column
+	defaultAt, collationAt := -1, -1 // SHOW COLUMNS' Default and (FULL) Collation columns
 	if !u.create {
 		for i, c := range u.Child.Schema() {
-			if c.Name == "Default" {
+			switch c.Name {
+			case "Default":
 				defaultAt = i
+			case "Collation":
+				collationAt = i
 			}
 		}
 	}
-	if len(cols) == 0 && (len(shownDefaults) == 0 || defaultAt < 0) {
+	// SHOW FULL COLUMNS: each string column's own collation (go-mysql-server
+	// wrote its compiled-in default for every text column and none for
+	// ENUM, SET and CHAR BINARY's kin); binary strings have none.
+	collations := map[string]any{}
+	if collationAt >= 0 {
+		for _, c := range u.Child.Children()[0].Schema() {
+			var coll any
+			if tc, ok := c.Type.(sql.TypeWithCollation); ok && tc.Collation() != sql.Collation_binary {
+				coll = tc.Collation().Name()
+			}
+			collations[strings.ToLower(c.Name)] = coll
+		}
+	}
+	if len(cols) == 0 && (len(shownDefaults) == 0 || defaultAt < 0) && collationAt < 0 {
 		return it, nil
 	}
 	rows, err := sql.RowIterToRows(ctx, it)
@@ -153,6 +169,13 @@ func (u *unsignedShow) RowIter(ctx *sql.Context, r sql.Row) (sql.RowIter, error)
 			if name, ok := row[0].(string); ok {
 				if v, ok := shownDefaults[strings.ToLower(name)]; ok {
 					row[defaultAt] = v
+				}
+			}
+		}
+		if collationAt >= 0 && collationAt < len(row) {
+			if name, ok := row[0].(string); ok {
+				if v, ok := collations[strings.ToLower(name)]; ok {
+					row[collationAt] = v
 				}
 			}
 		}

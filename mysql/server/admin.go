@@ -22,17 +22,26 @@ import (
 //	CHECKSUM TABLE t[, ...] [QUICK|EXTENDED]   backend CHK-2
 //	OPTIMIZE / REPAIR [LOCAL|NO_WRITE_TO_BINLOG] TABLE t[, ...]
 //	                                    a note: the engine has nothing to do
+//	ANALYZE [LOCAL|NO_WRITE_TO_BINLOG] TABLE t[, ...] [PERSISTENT FOR ...]
+//	                                    each table through go-mysql-server's
+//	                                    ANALYZE (its statistics), named
+//	                                    db.table as MySQL names it
 //
 // A table that does not exist gets MySQL's Error row (or a NULL checksum),
-// not a statement error, as in MySQL.
-var adminRE = regexp.MustCompile(`(?is)^\s*(CHECKSUM|CHECK|OPTIMIZE|REPAIR)\s+(?:(?:NO_WRITE_TO_BINLOG|LOCAL)\s+)?TABLES?\s+(.+?)\s*;?\s*$`)
+// not a statement error, as in MySQL. ANALYZE TABLE ... UPDATE/DROP
+// HISTOGRAM stays go-mysql-server's.
+var adminRE = regexp.MustCompile(`(?is)^\s*(CHECKSUM|CHECK|OPTIMIZE|REPAIR|ANALYZE)\s+(?:(?:NO_WRITE_TO_BINLOG|LOCAL)\s+)?TABLES?\s+(.+?)\s*;?\s*$`)
 
-// adminOptions are the option words that may follow the table list.
-var adminOptions = regexp.MustCompile(`(?i)(\s+(QUICK|FAST|MEDIUM|EXTENDED|CHANGED|USE_FRM|FOR\s+UPGRADE))+\s*$`)
+// adminOptions are the option words that may follow the table list
+// (MariaDB's ANALYZE ... PERSISTENT FOR ALL | COLUMNS (...) INDEXES (...)
+// among them: statistics are collected alike).
+var adminOptions = regexp.MustCompile(`(?is)((\s+(QUICK|FAST|MEDIUM|EXTENDED|CHANGED|USE_FRM|FOR\s+UPGRADE))+|\s+PERSISTENT\s+FOR\s+.*)\s*$`)
+
+var histogramRE = regexp.MustCompile(`(?i)\bHISTOGRAM\b`)
 
 func (h *errorHandler) admin(goctx context.Context, c *mysql.Conn, query string) (*sqltypes.Result, bool, error) {
 	m := adminRE.FindStringSubmatch(query)
-	if m == nil {
+	if m == nil || strings.EqualFold(m[1], "analyze") && histogramRE.MatchString(m[2]) {
 		return nil, false, nil
 	}
 	s := h.session(c)
@@ -83,6 +92,18 @@ func (h *errorHandler) admin(goctx context.Context, c *mysql.Conn, query string)
 			continue
 		}
 		switch op {
+		case "analyze":
+			typ, text := "status", "OK"
+			err := h.Handler.ComQuery(goctx, c, "ANALYZE TABLE "+quoteIdent(db)+"."+quoteIdent(n[1]), func(r *sqltypes.Result, _ bool) error {
+				if len(r.Rows) > 0 && len(r.Rows[0]) == 4 {
+					typ, text = r.Rows[0][2].ToString(), r.Rows[0][3].ToString()
+				}
+				return nil
+			})
+			if err != nil {
+				return nil, true, err
+			}
+			add(full, typ, text)
 		case "check":
 			problems, err := tb.Check(ctx)
 			if err != nil {

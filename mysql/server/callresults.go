@@ -74,7 +74,7 @@ func (h *errorHandler) callWithResults(ctx context.Context, c *mysql.Conn, query
 		return nil
 	}))
 	results := rules.TakeProcedureResults(id)
-	err = statementErrors(query, h.mapError(c, err))
+	err = h.statementErrors(c, query, h.mapError(c, err))
 	if err != nil || len(results) == 0 {
 		for _, r := range own {
 			if err == nil {

@@ -538,7 +538,7 @@ func TestDiagnosticsArea(t *testing.T) {
 	wantErrCode(t, c, 1146, "SELECT * FROM nope")
 	wantRows(t, c, "SHOW WARNINGS", "Error|1146|Table 'nope' doesn't exist")
 	mustExec(t, c, "DROP TABLE IF EXISTS nope")
-	wantRows(t, c, "SHOW WARNINGS", "Note|1051|Unknown table 'nope'")
+	wantRows(t, c, "SHOW WARNINGS", "Note|1051|Unknown table 'd.nope'")
 	mustExec(t, c, "SELECT 1")
 	wantRows(t, c, "SHOW WARNINGS")
 }
@@ -897,6 +897,17 @@ func TestDescribeType(t *testing.T) {
 			}
 		}
 	}
+	// SHOW FULL COLUMNS' Collation: each column's own, none for numbers and
+	// binary strings (go-mysql-server: its default for every text column).
+	mustExec(t, c, "CREATE TABLE dl (a INT, b VARCHAR(5), c ENUM('x') COLLATE latin1_bin, d VARBINARY(3), e TEXT CHARACTER SET utf8mb4) CHARACTER SET latin1")
+	var got []string
+	for _, row := range queryStrings(t, c, "SHOW FULL COLUMNS FROM dl") {
+		f := strings.Split(row, "|")
+		got = append(got, f[0]+"="+f[2])
+	}
+	if want := "a=NULL b=latin1_swedish_ci c=latin1_bin d=NULL e=utf8mb4_0900_ai_ci"; strings.Join(got, " ") != want {
+		t.Fatalf("SHOW FULL COLUMNS collations %q, want %q", strings.Join(got, " "), want)
+	}
 }
 
 // IX-1: index prefix lengths (WordPress's KEY meta_key(meta_key(191))):
@@ -1007,15 +1018,15 @@ func TestUnsupportedCharsetsAndAnalyze(t *testing.T) {
 		wantRows(t, c, "SELECT JSON_VALUE('[\"foo\"]', '$[0]')", "foo")
 	}
 	mustExec(t, c, "CREATE TABLE t0 (c0 INT UNIQUE)")
-	wantRows(t, c, "ANALYZE TABLE t0", "t0|analyze|status|OK")
+	wantRows(t, c, "ANALYZE TABLE t0", "d.t0|analyze|status|OK")
 	mustExec(t, c, "INSERT INTO t0 VALUES (1), (2)")
-	wantRows(t, c, "ANALYZE TABLE t0", "t0|analyze|status|OK")
+	wantRows(t, c, "ANALYZE TABLE t0", "d.t0|analyze|status|OK")
 	wantRows(t, c, "SELECT COUNT(*) FROM t0 WHERE c0 > 0", "2")
 	// Sampled binary strings and JSON documents (the histogram builder
 	// compared them with == and panicked).
 	mustExec(t, c, "CREATE TABLE t1 (a BLOB, b VARCHAR(255), c INT, j JSON, KEY (b, c, a(765)), KEY (c))")
 	mustExec(t, c, `INSERT INTO t1 VALUES ('', 'a', 0, '{}'), ('', 'a', NULL, '[1]'), ('x', 'a', 0, NULL), ('', 'a', 1, '{"a": 1}')`)
-	wantRows(t, c, "ANALYZE TABLE t1", "t1|analyze|status|OK")
+	wantRows(t, c, "ANALYZE TABLE t1", "d.t1|analyze|status|OK")
 	wantRows(t, c, "SELECT COUNT(*) FROM t1 WHERE b = 'a' AND c = 0", "2")
 	// Histograms of columns with NULLs, joined (the join estimate read a
 	// NULL bucket bound as a float64 and panicked).

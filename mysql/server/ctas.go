@@ -87,7 +87,7 @@ func (h *errorHandler) createSelect(ctx context.Context, c *mysql.Conn, q string
 		if into == nil {
 			into = func(*sqltypes.Result, bool) error { return nil }
 		}
-		return statementErrors(stmt, h.mapError(c, h.Handler.ComQuery(ctx, c, stmt, into)))
+		return h.statementErrors(c, stmt, h.mapError(c, h.Handler.ComQuery(ctx, c, stmt, into)))
 	}
 	// The query's columns, typed: a temporary table with no rows.
 	probe := fmt.Sprintf("`strata_ctas_%d`", c.ConnectionID)

@@ -807,7 +807,7 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 	ch := h.chainOf(ctx, c, query)
 	h.declareColumns(c, query) // backend CAT-5
 	// comQuery: SRV-PARENJOIN's rewrite where the statement needs it.
-	err = statementErrors(query, h.mapError(c, h.comQuery(ctx, c, query, h.spool(c, query, chainStatus(c, ch, cb)))))
+	err = h.statementErrors(c, query, h.mapError(c, h.comQuery(ctx, c, query, h.spool(c, query, chainStatus(c, ch, cb)))))
 	if h.ifNotExists(c, query, err) {
 		h.setStatus(c)
 		err = cb(&sqltypes.Result{}, false)
@@ -910,7 +910,7 @@ func (h *errorHandler) consistentSnapshot(ctx context.Context, c *mysql.Conn, qu
 
 // mayIntercept is a cheap test for the statements intercept answers.
 func mayIntercept(query string) bool {
-	return startsWithWord(query, "do", "kill", "check", "checksum", "optimize", "repair", "show") || containsFold(query, "default") ||
+	return startsWithWord(query, "do", "kill", "check", "checksum", "optimize", "repair", "analyze", "show") || containsFold(query, "default") ||
 		(startsWithWord(query, "set") && containsFold(query, "transaction")) ||
 		(bigParenNumber(query) && containsFold(query, "time")) ||
 		strings.Count(query, "(") > maxSubqueryNesting && containsFold(query, "select") ||
@@ -1059,8 +1059,15 @@ func (h *errorHandler) ifNotExists(c *mysql.Conn, query string, err error) bool 
 	return true
 }
 
-func statementErrors(query string, err error) error {
-	return privilegeWording(query, unknownVariable(query, deallocateWording(query, dropUnknownTable(query, err))))
+func (h *errorHandler) statementErrors(c *mysql.Conn, query string, err error) error {
+	if err == nil {
+		return nil
+	}
+	db := ""
+	if s := h.session(c); s != nil {
+		db = s.GetCurrentDatabase()
+	}
+	return privilegeWording(query, unknownVariable(query, deallocateWording(query, dropUnknownTable(query, db, err))))
 }
 
 var (
@@ -1071,8 +1078,9 @@ var (
 
 // dropUnknownTable answers DROP TABLE / DROP VIEW of a table that does not
 // exist with MySQL's 1051 "Unknown table" (go-mysql-server: 1146, or 1051
-// naming nothing for a view dropped as a table).
-func dropUnknownTable(query string, err error) error {
+// naming nothing for a view dropped as a table), the table as db.table
+// (db: the current database when the statement names none).
+func dropUnknownTable(query, db string, err error) error {
 	var se *mysql.SQLError
 	if err == nil || !errors.As(err, &se) || (se.Num != 1146 && se.Num != 1051) || !startsWithWord(query, "drop") {
 		return err
@@ -1086,6 +1094,9 @@ func dropUnknownTable(query string, err error) error {
 		name = sm[1]
 	}
 	name = strings.ReplaceAll(strings.TrimSpace(name), "`", "")
+	if !strings.Contains(name, ".") && !strings.Contains(name, ",") && db != "" {
+		name = db + "." + name
+	}
 	return mysql.NewSQLError(1051, "42S02", "Unknown table '%s'", name)
 }
 
@@ -1213,7 +1224,7 @@ func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 		return rest, err
 	}
 	rest, err = h.Handler.ComMultiQuery(ctx, c, query, h.spool(c, query, chainStatus(c, ch, cb)))
-	err = statementErrors(query, h.mapError(c, err))
+	err = h.statementErrors(c, query, h.mapError(c, err))
 	if h.ifNotExists(c, query, err) {
 		h.setStatus(c)
 		err = cb(&sqltypes.Result{}, rest != "")

@@ -93,7 +93,7 @@ func (h *errorHandler) parenJoinFirst(ctx context.Context, c *mysql.Conn, query 
 	err = pq.ComParsedQuery(ctx, c, first, stmt, func(r *sqltypes.Result, more bool) error {
 		return spool(r, more || strings.TrimSpace(rest) != "")
 	})
-	err = statementErrors(first, h.mapError(c, err))
+	err = h.statementErrors(c, first, h.mapError(c, err))
 	h.done(c, err)
 	h.chainAfter(ctx, c, ch, err)
 	if err != nil {

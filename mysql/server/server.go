@@ -20,17 +20,22 @@
 // SRV-FLOATS (handler.go floatText: FLOAT and DOUBLE values written as
 // MySQL writes them), SRV-CTAS (ctas.go: CREATE TABLE ... SELECT with
 // column definitions or a UNION), SRV-PARENJOIN (parenjoins.go: FROM t1
-// JOIN (t2, t3)), the fast path's FP-n (fastpath.go).
+// JOIN (t2, t3)), SRV-STARTVARS (server.go startupVariables: global system
+// variables from the command line, --character-set-server=latin1 as
+// mysqld takes it), the fast path's FP-n (fastpath.go).
 package server
 
 import (
 	"context"
 	"crypto/tls"
 	"fmt"
+	"maps"
 	"math"
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -64,6 +69,10 @@ type Config struct {
 	// RequireSecureTransport plaintext TCP logins are refused (AUTH-10).
 	TLS                    *tls.Config
 	RequireSecureTransport bool
+	// Variables are global system variables given on the command line
+	// (--character-set-server=latin1, as mysqld takes them), set once the
+	// server's own defaults are in place (SRV-STARTVARS).
+	Variables map[string]string
 }
 
 // Server is a running MySQL protocol listener over one engine.
@@ -115,6 +124,10 @@ func New(db *engine.DB, cfg Config) (*Server, error) {
 		version = "8.0.33-strata"
 	}
 	if err := serverVariables(db, ln, cfg.Auth.BindAddress, version); err != nil {
+		ln.Close()
+		return nil, err
+	}
+	if err := startupVariables(cfg.Variables); err != nil {
 		ln.Close()
 		return nil, err
 	}
@@ -180,6 +193,56 @@ func serverVariables(db *engine.DB, ln net.Listener, bind, version string) error
 		"version_comment": "Strata", "hostname": host, "socket": "", "max_allowed_packet": int64(16 << 20),
 		"tmpdir": os.TempDir(),
 	})
+}
+
+// IsSystemVariable reports whether name (dashes or underscores) is a
+// server system variable, which the command line may set (SRV-STARTVARS).
+func IsSystemVariable(name string) bool {
+	_, _, ok := sql.SystemVariables.GetGlobal(strings.ReplaceAll(name, "-", "_"))
+	return ok
+}
+
+// startupVariables sets the command line's global system variables
+// (SRV-STARTVARS). A character set without a collation brings its default
+// collation, as mysqld's --character-set-server does; the database
+// variables follow the server's, the defaults new databases take (RULE-6).
+func startupVariables(vars map[string]string) error {
+	set := map[string]string{}
+	for k, v := range vars {
+		set[strings.ToLower(strings.ReplaceAll(k, "-", "_"))] = v
+	}
+	if cs, ok := set["character_set_server"]; ok {
+		if _, ok := set["collation_server"]; !ok {
+			c, err := sql.ParseCharacterSet(cs)
+			if err != nil {
+				return fmt.Errorf("--character-set-server: %w", err)
+			}
+			coll := c.DefaultCollation()
+			if c == rules.DefaultCollation.CharacterSet() {
+				coll = rules.DefaultCollation // MySQL 8's utf8mb4 default, not go-mysql-server's
+			}
+			set["collation_server"] = coll.Name()
+		}
+	}
+	if coll, ok := set["collation_server"]; ok {
+		c, err := sql.ParseCollation("", coll, false)
+		if err != nil {
+			return fmt.Errorf("--collation-server: %w", err)
+		}
+		set["character_set_server"] = c.CharacterSet().Name()
+		for _, v := range []string{"collation_database", "character_set_database"} {
+			if _, ok := set[v]; !ok {
+				set[v] = set[strings.Replace(v, "database", "server", 1)]
+			}
+		}
+	}
+	ctx := sql.NewEmptyContext()
+	for _, name := range slices.Sorted(maps.Keys(set)) {
+		if err := sql.SystemVariables.SetGlobal(ctx, name, set[name]); err != nil {
+			return fmt.Errorf("--%s: %w", strings.ReplaceAll(name, "_", "-"), err)
+		}
+	}
+	return nil
 }
 
 // Addr is the address the listener is bound to.

@@ -76,6 +76,8 @@ CHECK TABLE nosuch;
 CHECKSUM TABLE nosuch;
 REPAIR TABLE pt;
 OPTIMIZE TABLE pt;
+ANALYZE TABLE pt, nosuch;
+ANALYZE NO_WRITE_TO_BINLOG TABLE wp, pu;
 
 -- Changing the primary key: one rewrite; a failure leaves the table as it was.
 CREATE TABLE cpk (a INT PRIMARY KEY, b INT NOT NULL, c VARCHAR(10), KEY (c));
