@@ -647,7 +647,11 @@ suite_mariadb_test() {
 		--histogram-type=json_hb --open-files-limit=1024 --innodb-buffer-pool-size=64M
 		--innodb-log-file-size=64M --innodb-flush-log-at-trx-commit=2 --log-basename=mysqld
 		--max-connections=200)
-	STRATA_OPTS=(--secure-file-priv "$WORK/var" --character-set-server=latin1)
+	# strata starts as mtr starts MariaDB: latin1, and MariaDB's default
+	# sql_mode, which the cases were written for (MySQL 8's adds
+	# ONLY_FULL_GROUP_BY, NO_ZERO_DATE and NO_ZERO_IN_DATE).
+	STRATA_OPTS=(--secure-file-priv "$WORK/var" --character-set-server=latin1
+		--sql-mode=STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION)
 	local cases=() c s
 	mapfile -t cases < <(mt_list_cases "$SUITE_DIR")
 	((${#cases[@]})) || die "no cases match"
