@@ -130,6 +130,11 @@ func (b *Backend) load() error {
 		def   sql.StoredProcedureDetails
 	}
 	var procs []procedure
+	type function struct {
+		owner string
+		def   FunctionDef
+	}
+	var funcs []function
 	for it.Next() {
 		k, v := string(it.Key()), it.Value()
 		switch {
@@ -166,6 +171,12 @@ func (b *Backend) load() error {
 				return err
 			}
 			procs = append(procs, procedure{strings.SplitN(k, "/", 3)[1], pd})
+		case strings.HasPrefix(k, "f/"):
+			var fd FunctionDef
+			if err := decodeJSON(v, &fd); err != nil {
+				return err
+			}
+			funcs = append(funcs, function{strings.SplitN(k, "/", 3)[1], fd})
 		}
 	}
 	if err := it.Err(); err != nil {
@@ -193,6 +204,14 @@ func (b *Backend) load() error {
 				d.procs = map[string]sql.StoredProcedureDetails{}
 			}
 			d.procs[strings.ToLower(p.def.Name)] = p.def
+		}
+	}
+	for _, f := range funcs {
+		if d := b.dbs[f.owner]; d != nil {
+			if d.funcs == nil {
+				d.funcs = map[string]FunctionDef{}
+			}
+			d.funcs[strings.ToLower(f.def.Name)] = f.def
 		}
 	}
 	for i, def := range tables {
@@ -342,6 +361,9 @@ func (b *Backend) DropDatabase(ctx *sql.Context, name string) error {
 	}
 	for _, p := range d.procs {
 		puts[procedureKey(name, p.Name)] = nil
+	}
+	for _, f := range d.funcs {
+		puts[functionKey(name, f.Name)] = nil
 	}
 	for _, g := range d.triggers {
 		puts[triggerKey(name, g.Name)] = nil

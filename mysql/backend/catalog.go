@@ -20,6 +20,7 @@ import (
 //	d/<db>          -> dbDef
 //	t/<db>/<table>  -> tableDef       (names lower-cased)
 //	seq             -> next table id  (uint32)
+//	f/<db>/<func>   -> FunctionDef    (stored functions, CAT-6)
 //
 // CAT-1 A table's rows live in keyspace "t<id>" (clustered by primary key,
 // or by a hidden row key), each secondary index in "t<id>.i<index id>".
@@ -35,6 +36,10 @@ import (
 // re-read at open: types, DEFAULT / ON UPDATE / generated expressions
 // (handed to go-mysql-server unresolved, so its planner resolves them in
 // the table's scope on each statement), CHECK constraints, comments.
+//
+// CAT-6 A stored function is its CREATE FUNCTION text and the procedure it
+// runs as (functions.go); the procedure is found by a hidden name and
+// listed nowhere.
 //
 // CAT-4 A VIRTUAL generated column is kept as declared in the catalog but
 // served as STORED: its value is computed on write and stored.

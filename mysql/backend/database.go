@@ -20,6 +20,7 @@ type Database struct {
 	viewDefs map[string]sql.ViewDefinition
 	triggers map[string]sql.TriggerDefinition
 	procs    map[string]sql.StoredProcedureDetails
+	funcs    map[string]FunctionDef // stored functions (CAT-6)
 }
 
 var _ sql.Database = (*Database)(nil)

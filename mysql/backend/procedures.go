@@ -20,8 +20,11 @@ func procedureKey(db, name string) string {
 // GetStoredProcedure implements sql.StoredProcedureDatabase.
 func (d *Database) GetStoredProcedure(ctx *sql.Context, name string) (sql.StoredProcedureDetails, bool, error) {
 	d.mu.RLock()
-	defer d.mu.RUnlock()
 	p, ok := d.procs[strings.ToLower(name)]
+	d.mu.RUnlock()
+	if !ok {
+		p, ok = d.functionProcedure(name) // CAT-6
+	}
 	return p, ok, nil
 }
 

@@ -108,6 +108,8 @@ func functionAnswers(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan
 			a = emptySet
 		case "from_base64":
 			a = fromBase64
+		case "sha2":
+			a = sha2Length
 		case "ascii":
 			typ = types.Int32
 		case "hour", "minute", "second":
@@ -426,6 +428,28 @@ func fromBase64(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool
 		return nil, true, nil
 	}
 	return out, true, nil
+}
+
+// sha2Length: SHA2 with a hash length MySQL does not offer (0, 224, 256,
+// 384, 512) is NULL with Warning 1583, as in MySQL; go-mysql-server
+// returned NULL silently.
+func sha2Length(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool, error) {
+	if len(args) != 2 {
+		return nil, false, nil
+	}
+	v, err := args[1].Eval(ctx, row)
+	if err != nil || v == nil {
+		return nil, false, err
+	}
+	n, _, err := types.Int64.Convert(ctx, v)
+	if err == nil {
+		switch n.(int64) {
+		case 0, 224, 256, 384, 512:
+			return nil, false, nil
+		}
+	}
+	ctx.Warn(1583, "Incorrect parameters in the call to native function 'sha2'")
+	return nil, true, nil
 }
 
 func quoteNull(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, bool, error) {

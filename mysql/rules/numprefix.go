@@ -156,7 +156,8 @@ func kindOf(t sql.Type) (prefixKind, bool) {
 }
 
 func isStringExpr(e sql.Expression) bool {
-	if _, ok := e.(*prefixed); ok {
+	switch e.(type) {
+	case *prefixed, *asDouble:
 		return false
 	}
 	t := e.Type()
@@ -223,6 +224,9 @@ func numericPrefixes(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan
 			}
 			nc, err := c.WithChildren(&prefixed{over: over{c.Child}, kind: k})
 			return nc, transform.NewTree, err
+		}
+		if ne, ok, err := numericContext(e); ok || err != nil {
+			return ne, transform.NewTree, err
 		}
 		l, r, ok := comparedOperands(e)
 		if !ok {

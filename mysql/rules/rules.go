@@ -222,7 +222,8 @@
 // empty pad NULL, REPEAT with a negative count ”, FIND_IN_SET over ” 0,
 // QUOTE(NULL) 'NULL', ASCII signed, CAST(BIGINT UNSIGNED AS SIGNED)
 // wrapping, FROM_BASE64 of bad text NULL, HEX/TO_BASE64 past
-// max_allowed_packet NULL with Warning 1301 (the list is in funcfixes.go).
+// max_allowed_packet NULL with Warning 1301, SHA2 of an unknown length
+// NULL with Warning 1583 (the list is in funcfixes.go).
 //
 // RULE-50 GROUP BY ... WITH ROLLUP (written GROUP BY ..., strata_rollup()
 // by the server) adds MySQL's super-aggregate rows, in MySQL's order
@@ -305,6 +306,10 @@
 //
 // RULE-65 DROP TABLE IF EXISTS names each table it did not find as
 // db.table in its Note 1051, as MySQL 8.0 does (dropnotes.go).
+//
+// RULE-66 In a CALL's statements, x IS [NOT] NULL/TRUE/FALSE, BETWEEN,
+// CASE, unary minus and ! become forms go-mysql-server's interpreter reads
+// variables in (procexprs.go): it left a parameter inside them unresolved.
 //
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
@@ -400,6 +405,7 @@ const (
 	dmlSubqueriesID
 	nestedJoinFiltersID
 	dropTableNotesID
+	procedureExpressionsID
 )
 
 var once sync.Once
@@ -515,6 +521,8 @@ func Install() {
 				break
 			}
 		}
+		// RULE-66 before go-mysql-server runs a CALL's statements.
+		analyzer.OnceBeforeDefault = append([]analyzer.Rule{{Id: procedureExpressionsID, Apply: procedureExpressions}}, analyzer.OnceBeforeDefault...)
 		// RULE-27 before go-mysql-server resolves the CREATE ... SELECT.
 		analyzer.OnceBeforeDefault = append([]analyzer.Rule{{Id: existingCreateSelectID, Apply: existingCreateSelect}}, analyzer.OnceBeforeDefault...)
 		// RULE-11: SHOW CREATE TABLE's column definitions.

@@ -20,6 +20,7 @@ import (
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"strata/mysql/backend"
+	"strata/mysql/routines"
 	"strata/mysql/rules"
 )
 
@@ -914,7 +915,7 @@ func mayIntercept(query string) bool {
 		(startsWithWord(query, "set") && containsFold(query, "transaction")) ||
 		(bigParenNumber(query) && containsFold(query, "time")) ||
 		strings.Count(query, "(") > maxSubqueryNesting && containsFold(query, "select") ||
-		mayCreateSelect(query)
+		mayCreateSelect(query) || mayBeFunctionStatement(query)
 }
 
 // bigParenNumber reports whether q has "(n" with n above 6 somewhere:
@@ -977,6 +978,13 @@ func (h *errorHandler) intercept(ctx context.Context, c *mysql.Conn, query strin
 		return true, cb(&sqltypes.Result{}, more)
 	}
 	if res, ok, err := h.ownGrants(ctx, c, query); ok {
+		if err == nil {
+			h.setStatus(c)
+			err = cb(res, more)
+		}
+		return true, h.mapError(c, err)
+	}
+	if res, ok, err := h.functionStatement(ctx, c, query); ok { // routines FN-1..FN-4
 		if err == nil {
 			h.setStatus(c)
 			err = cb(res, more)
@@ -1207,6 +1215,17 @@ func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 	// strata answers itself are recognized in the first one (split only
 	// when the text may hold one, to keep the tokenizing off the path of
 	// PyMySQL's every query).
+	if routines.IsCreateFunction(query) { // its body holds ';': split after it
+		first, rest := routines.Split(ctx, query)
+		ok, err := h.intercept(ctx, c, first, cb, strings.TrimSpace(rest) != "")
+		if ok {
+			h.done(c, err)
+			if err != nil {
+				return "", err
+			}
+			return rest, nil
+		}
+	}
 	if mayIntercept(query) {
 		if first, rest, err := sqlparser.SplitStatement(query); err == nil {
 			if ok, err := h.intercept(ctx, c, first, cb, strings.TrimSpace(rest) != ""); ok {

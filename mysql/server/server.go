@@ -42,6 +42,7 @@ import (
 	sqle "github.com/dolthub/go-mysql-server"
 	gms "github.com/dolthub/go-mysql-server/server"
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/expression/function"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
 
@@ -50,6 +51,7 @@ import (
 	"strata/mysql/auth"
 	"strata/mysql/backend"
 	"strata/mysql/infoschema"
+	"strata/mysql/routines"
 	"strata/mysql/rules"
 	"strata/page"
 )
@@ -95,11 +97,17 @@ func New(db *engine.DB, cfg Config) (*Server, error) {
 	e := sqle.NewDefault(b)
 	e.Analyzer.Catalog.StatsProvider = rules.SafeStats(e.Analyzer.Catalog.StatsProvider) // RULE-21
 	infoschema.Install(e.Analyzer.Catalog)                                               // IS-1
-	for _, f := range rules.Functions() {                                                // FUNC-1: where the name is free
+	builtins := []string{}
+	for _, f := range function.BuiltIns {
+		builtins = append(builtins, f.FunctionName())
+	}
+	for _, f := range rules.Functions() { // FUNC-1: where the name is free
+		builtins = append(builtins, f.FunctionName())
 		if _, ok := e.Analyzer.Catalog.Function(sql.NewEmptyContext(), f.FunctionName()); !ok {
 			e.Analyzer.Catalog.RegisterFunction(sql.NewEmptyContext(), f)
 		}
 	}
+	routines.Install(e, b, builtins) // FN-2, FN-3: stored functions in expressions
 	if cfg.Auth.SecureFilePriv == "" { // auth AUTH-8's default
 		dir := db.Dir()
 		if dir == "" {

@@ -1,0 +1,246 @@
+package routines
+
+import (
+	"encoding/hex"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+
+	"strata/mysql/backend"
+)
+
+// Install makes the stored functions of b callable in expressions (FN-2,
+// FN-3): runner runs their procedures; builtins are the names that stay
+// built-in functions.
+func Install(runner sql.StatementRunner, b *backend.Backend, builtins []string) {
+	p := &provider{runner: runner, b: b, builtins: map[string]bool{}}
+	for _, n := range builtins {
+		p.builtins[strings.ToLower(n)] = true
+	}
+	analyzer.ExternalFunctionProvider = p
+}
+
+type provider struct {
+	runner   sql.StatementRunner
+	b        *backend.Backend
+	builtins map[string]bool
+	types    sync.Map // "db.name" -> typeCache
+}
+
+type typeCache struct {
+	returns string
+	typ     sql.Type
+}
+
+// Function implements sql.FunctionProvider: a stored function of the
+// current database, unless name is a built-in (FN-3).
+func (p *provider) Function(ctx *sql.Context, name string) (sql.Function, bool) {
+	if p.builtins[strings.ToLower(name)] || ctx == nil || ctx.Session == nil {
+		return nil, false
+	}
+	dbName := ctx.GetCurrentDatabase()
+	if dbName == "" {
+		return nil, false
+	}
+	db, err := p.b.Database(ctx, dbName)
+	if err != nil {
+		return nil, false
+	}
+	d, ok := db.(*backend.Database)
+	if !ok {
+		return nil, false
+	}
+	def, ok := d.Function(name)
+	if !ok {
+		return nil, false
+	}
+	typ, err := p.returnType(d.Name(), def)
+	if err != nil {
+		return nil, false
+	}
+	return sql.FunctionN{Name: def.Name, Fn: func(args ...sql.Expression) (sql.Expression, error) {
+		if len(args) != len(def.ParamNames) {
+			return nil, mysql.NewSQLError(1318, "42000", "Incorrect number of arguments for FUNCTION %s.%s; expected %d, got %d",
+				d.Name(), def.Name, len(def.ParamNames), len(args))
+		}
+		return &call{p: p, db: d.Name(), name: def.Name, args: args, typ: typ}, nil
+	}}, true
+}
+
+// returnType is def's RETURNS type, parsed once per definition.
+func (p *provider) returnType(db string, def backend.FunctionDef) (sql.Type, error) {
+	key := strings.ToLower(db + "." + def.Name)
+	if c, ok := p.types.Load(key); ok && c.(typeCache).returns == def.Returns {
+		return c.(typeCache).typ, nil
+	}
+	typ, err := ParseType(def.Returns)
+	if err != nil {
+		return nil, err
+	}
+	p.types.Store(key, typeCache{returns: def.Returns, typ: typ})
+	return typ, nil
+}
+
+// ParseType is the SQL type a column definition's type text names.
+func ParseType(text string) (sql.Type, error) {
+	stmt, err := sqlparser.Parse("CREATE TABLE t (c " + text + ")")
+	if err != nil {
+		return nil, err
+	}
+	ddl, ok := stmt.(*sqlparser.DDL)
+	if !ok || ddl.TableSpec == nil || len(ddl.TableSpec.Columns) != 1 {
+		return nil, fmt.Errorf("not a type: %s", text)
+	}
+	return types.ColumnTypeToType(&ddl.TableSpec.Columns[0].Type)
+}
+
+// active holds the functions each session is running (FN-2's recursion
+// check), by connection id.
+var active sync.Map // uint32 -> map[string]bool
+
+// call is one call of a stored function in an expression (FN-2).
+type call struct {
+	p        *provider
+	db, name string
+	args     []sql.Expression
+	typ      sql.Type
+}
+
+var _ sql.Expression = (*call)(nil)
+
+func (c *call) Resolved() bool {
+	for _, a := range c.args {
+		if !a.Resolved() {
+			return false
+		}
+	}
+	return true
+}
+func (c *call) IsNullable() bool           { return true }
+func (c *call) Type() sql.Type             { return c.typ }
+func (c *call) Children() []sql.Expression { return c.args }
+func (c *call) FunctionName() string       { return c.name }
+func (c *call) Description() string        { return "stored function " + c.name }
+func (c *call) IsNonDeterministic() bool   { return true }
+func (c *call) CollationCoercibility(*sql.Context) (sql.CollationID, byte) {
+	return sql.Collation_Default, 2
+}
+func (c *call) String() string {
+	parts := make([]string, len(c.args))
+	for i, a := range c.args {
+		parts[i] = a.String()
+	}
+	return c.name + "(" + strings.Join(parts, ", ") + ")"
+}
+func (c *call) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != len(c.args) {
+		return nil, sql.ErrInvalidChildrenNumber.New(c, len(children), len(c.args))
+	}
+	nc := *c
+	nc.args = children
+	return &nc, nil
+}
+
+func (c *call) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	lits := make([]string, len(c.args))
+	for i, a := range c.args {
+		v, err := a.Eval(ctx, row)
+		if err != nil {
+			return nil, err
+		}
+		if lits[i], err = literal(ctx, v); err != nil {
+			return nil, err
+		}
+	}
+	key := strings.ToLower(c.db + "." + c.name)
+	id := ctx.Session.ID()
+	m, _ := active.LoadOrStore(id, &sync.Map{})
+	running := m.(*sync.Map)
+	if _, loop := running.LoadOrStore(key, true); loop {
+		return nil, mysql.NewSQLError(1424, "HY000", "Recursive stored functions and triggers are not allowed.")
+	}
+	defer running.Delete(key)
+	q := "CALL " + quote(c.db) + "." + quote(backend.FunctionProcedurePrefix+c.name) + "(" + strings.Join(lits, ", ") + ")"
+	v, err := sql.RunInterpreted(ctx, func(ictx *sql.Context) (any, error) {
+		sch, iter, _, err := c.p.runner.QueryWithBindings(ictx, q, nil, nil, nil)
+		if err != nil {
+			return nil, err
+		}
+		var first sql.Row
+		for {
+			r, err := iter.Next(ictx)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				iter.Close(ictx)
+				return nil, err
+			}
+			if first == nil {
+				first = r
+			}
+		}
+		if err := iter.Close(ictx); err != nil {
+			return nil, err
+		}
+		if len(sch) != 1 || sch[0].Name != ReturnColumn || first == nil {
+			return nil, mysql.NewSQLError(1321, "2F005", "FUNCTION %s ended without RETURN", c.name)
+		}
+		return first[0], nil
+	})
+	if err != nil || v == nil {
+		return nil, err
+	}
+	out, _, err := c.typ.Convert(ctx, v)
+	return out, err
+}
+
+func quote(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
+
+// literal is v as a SQL literal of a CALL's argument list.
+func literal(ctx *sql.Context, v any) (string, error) {
+	switch x := v.(type) {
+	case nil:
+		return "NULL", nil
+	case bool:
+		if x {
+			return "1", nil
+		}
+		return "0", nil
+	case int8, int16, int32, int64, int, uint8, uint16, uint32, uint64, uint:
+		return fmt.Sprint(x), nil
+	case float32:
+		return strconv.FormatFloat(float64(x), 'e', -1, 32), nil
+	case float64:
+		return strconv.FormatFloat(x, 'e', -1, 64), nil
+	case []byte:
+		return "X'" + hex.EncodeToString(x) + "'", nil
+	}
+	s, _, err := types.LongText.Convert(ctx, v)
+	if err != nil {
+		return "", err
+	}
+	text, _ := s.(string)
+	text = strings.ReplaceAll(text, "'", "''")
+	if !noBackslashEscapes(ctx) {
+		text = strings.ReplaceAll(text, `\`, `\\`)
+	}
+	return "'" + text + "'", nil
+}
+
+func noBackslashEscapes(ctx *sql.Context) bool {
+	v, err := ctx.GetSessionVariable(ctx, "sql_mode")
+	if err != nil {
+		return false
+	}
+	s, _ := v.(string)
+	return strings.Contains(strings.ToUpper(s), "NO_BACKSLASH_ESCAPES")
+}
