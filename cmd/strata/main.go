@@ -173,7 +173,7 @@ func run(args []string) error {
 	}
 	srvAddr := net.JoinHostPort(*bind, strconv.Itoa(*port))
 	sqlSrv, err := server.New(db, server.Config{Addr: srvAddr, TLS: tlsCfg, RequireSecureTransport: *requireTLS,
-		Auth: auth.Config{BindAddress: *bind, RootPassword: *rootPassword, SkipGrantTables: *skipGrants, SecureFilePriv: *secureFiles},
+		Auth:      auth.Config{BindAddress: *bind, RootPassword: *rootPassword, SkipGrantTables: *skipGrants, SecureFilePriv: *secureFiles},
 		Variables: sysVars})
 	if err != nil {
 		db.Close()

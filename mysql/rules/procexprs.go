@@ -90,7 +90,7 @@ func intLit(s string) ast.Expr { return ast.NewIntVal([]byte(s)) }
 func interpretable(e ast.Expr) ast.Expr {
 	switch x := e.(type) {
 	case *ast.IsExpr:
-		truth := astCall("if", x.Expr, intLit("1"), intLit("0"))                                                // TRUE: not NULL and not 0
+		truth := astCall("if", x.Expr, intLit("1"), intLit("0"))                                                          // TRUE: not NULL and not 0
 		falsity := astCall("if", astCall("isnull", x.Expr), intLit("0"), astCall("if", x.Expr, intLit("0"), intLit("1"))) // FALSE: not NULL and 0
 		switch x.Operator {
 		case ast.IsNullStr:

@@ -107,7 +107,7 @@ func New(db *engine.DB, cfg Config) (*Server, error) {
 			e.Analyzer.Catalog.RegisterFunction(sql.NewEmptyContext(), f)
 		}
 	}
-	routines.Install(e, b, builtins) // FN-2, FN-3: stored functions in expressions
+	routines.Install(e, b, builtins)   // FN-2, FN-3: stored functions in expressions
 	if cfg.Auth.SecureFilePriv == "" { // auth AUTH-8's default
 		dir := db.Dir()
 		if dir == "" {
