@@ -26,6 +26,7 @@ type FunctionDef struct {
 	Params          string   // the parameter list as written
 	ParamNames      []string // each parameter's name, in order
 	Returns         string   // the RETURNS type as written
+	Body            string   // the routine body as written
 	Deterministic   bool
 	DataAccess      string // CONTAINS SQL, NO SQL, READS SQL DATA, MODIFIES SQL DATA
 	Security        string // DEFINER or INVOKER

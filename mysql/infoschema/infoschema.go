@@ -14,7 +14,10 @@
 //	     variable and the global value of a session-only one.
 //	IS-3 The wrapped database answers every other name exactly as
 //	     go-mysql-server's information_schema does, but ENGINES, which
-//	     also lists MariaDB's SEQUENCE engine (seqengine SEQ-3).
+//	     also lists MariaDB's SEQUENCE engine (seqengine SEQ-3), and
+//	     ROUTINES, which also lists stored functions (IS-4).
+//	IS-4 ROUTINES' rows are go-mysql-server's (procedures) followed by the
+//	     rows of the functions Install's caller lists (routines FN-n).
 //
 // Tested by mysql/server's TestInformationSchemaVariables against the
 // values SELECT @@var returns, and by mtr's include files in
@@ -30,17 +33,61 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	is "github.com/dolthub/go-mysql-server/sql/information_schema"
+	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/types"
 )
 
 // Install replaces the catalog's information_schema with one that also
-// has the tables of IS-1.
-func Install(cat *analyzer.Catalog) {
+// has the tables of IS-1; functions lists stored functions' ROUTINES rows
+// (IS-4; nil: none).
+func Install(cat *analyzer.Catalog, functions func(*sql.Context) ([]sql.Row, error)) {
 	extra := tables()
 	if t, ok, err := cat.InfoSchema.GetTableInsensitive(sql.NewEmptyContext(), "engines"); err == nil && ok {
 		extra["engines"] = &is.InformationSchemaTable{TableName: t.Name(), TableSchema: t.Schema(), Reader: enginesRows}
 	}
+	if t, ok, err := cat.InfoSchema.GetTableInsensitive(sql.NewEmptyContext(), "routines"); err == nil && ok && functions != nil {
+		extra["routines"] = &routinesTable{Table: t, functions: functions}
+	}
 	cat.InfoSchema = &database{Database: cat.InfoSchema, extra: extra}
+}
+
+// routinesTable is go-mysql-server's ROUTINES (procedures, which its
+// analyzer assigns) with the stored functions' rows after them (IS-4).
+type routinesTable struct {
+	sql.Table
+	functions func(*sql.Context) ([]sql.Row, error)
+}
+
+func (r *routinesTable) AssignCatalog(cat sql.Catalog) sql.Table {
+	if ct, ok := r.Table.(sql.CatalogTable); ok {
+		return &routinesTable{Table: ct.AssignCatalog(cat), functions: r.functions}
+	}
+	return r
+}
+
+func (r *routinesTable) AssignProcedures(p map[string][]*plan.Procedure) sql.Table {
+	if rt, ok := r.Table.(analyzer.RoutineTable); ok {
+		return &routinesTable{Table: rt.AssignProcedures(p), functions: r.functions}
+	}
+	return r
+}
+
+// PartitionRows: go-mysql-server's one partition of ROUTINES, then the
+// functions.
+func (r *routinesTable) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, error) {
+	it, err := r.Table.PartitionRows(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := sql.RowIterToRows(ctx, it)
+	if err != nil {
+		return nil, err
+	}
+	more, err := r.functions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return sql.RowsToRowIter(append(rows, more...)...), nil
 }
 
 // enginesRows are go-mysql-server's engines and SEQUENCE (SEQ-3).

@@ -244,3 +244,41 @@ func noBackslashEscapes(ctx *sql.Context) bool {
 	s, _ := v.(string)
 	return strings.Contains(strings.ToUpper(s), "NO_BACKSLASH_ESCAPES")
 }
+
+// RoutineRows are information_schema.ROUTINES' rows of b's stored
+// functions that ctx's user may see (a privilege on their database or a
+// global one), in go-mysql-server's column order.
+func RoutineRows(b *backend.Backend) func(ctx *sql.Context) ([]sql.Row, error) {
+	return func(ctx *sql.Context) ([]sql.Row, error) {
+		ps, _ := ctx.GetPrivilegeSet()
+		var rows []sql.Row
+		for _, db := range b.AllDatabases(ctx) {
+			d, ok := db.(*backend.Database)
+			if !ok {
+				continue
+			}
+			if ps != nil && ps.Count() == 0 && !ps.Database(d.Name()).HasPrivileges() {
+				continue
+			}
+			for _, f := range d.Functions() {
+				dataType := strings.ToLower(strings.Fields(f.Returns + " x")[0])
+				if i := strings.IndexByte(dataType, '('); i >= 0 {
+					dataType = dataType[:i]
+				}
+				deterministic := "NO"
+				if f.Deterministic {
+					deterministic = "YES"
+				}
+				rows = append(rows, sql.Row{
+					f.Name, "def", d.Name(), f.Name, "FUNCTION", dataType,
+					nil, nil, nil, nil, nil, nil, nil, // lengths, precision, scale, datetime precision, charset, collation
+					strings.ToLower(f.Returns), "SQL", f.Body,
+					nil, "SQL", "SQL", deterministic, f.DataAccess, nil, f.Security,
+					f.CreatedAt.UTC(), f.ModifiedAt.UTC(), f.SqlMode, f.Comment, f.Definer,
+					f.CharacterSet, f.Collation, f.DBCollation,
+				})
+			}
+		}
+		return rows, nil
+	}
+}

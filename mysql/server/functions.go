@@ -164,7 +164,7 @@ func (h *errorHandler) createFunction(goctx context.Context, ctx *sql.Context, c
 	collConn, _ := s.GetSessionVariable(ctx, "collation_connection")
 	err = d.SaveFunction(backend.FunctionDef{
 		Name: def.Name, CreateStatement: canonicalCreate(def, definer), Procedure: proc,
-		Params: def.ParamsText, ParamNames: names, Returns: def.Returns, Deterministic: def.Deterministic,
+		Params: def.ParamsText, ParamNames: names, Returns: def.Returns, Body: def.Body, Deterministic: def.Deterministic,
 		DataAccess: def.DataAccess, Security: def.Security, Comment: def.Comment, Definer: definer,
 		SqlMode: fmt.Sprint(sqlMode), CharacterSet: fmt.Sprint(csClient), Collation: fmt.Sprint(collConn),
 		DBCollation: d.GetCollation(ctx).Name(), CreatedAt: now, ModifiedAt: now,

@@ -67,6 +67,13 @@ END`)
 		t.Fatalf("SHOW FUNCTION STATUS: %q", got)
 	}
 
+	// information_schema.ROUTINES lists functions beside procedures (IS-4).
+	mustExec(t, c, "CREATE PROCEDURE pr() SELECT 1")
+	wantRows(t, c, "SELECT ROUTINE_NAME, ROUTINE_TYPE, DATA_TYPE, DTD_IDENTIFIER, IS_DETERMINISTIC, SQL_DATA_ACCESS FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = 'd' AND ROUTINE_NAME IN ('pr', 'twice', 'total') ORDER BY ROUTINE_NAME",
+		"pr|PROCEDURE||NULL|NO|CONTAINS SQL", "total|FUNCTION|bigint|bigint|NO|READS SQL DATA",
+		"twice|FUNCTION|int|int|YES|CONTAINS SQL")
+	wantRows(t, c, "SELECT DEFINER FROM information_schema.ROUTINES WHERE ROUTINE_NAME = 'twice'", "root@localhost")
+
 	// SHOW CREATE FUNCTION gives a statement that runs again.
 	create := strings.SplitN(queryStrings(t, c, "SHOW CREATE FUNCTION label")[0], "|", 4)[2]
 	if !strings.HasPrefix(create, "CREATE DEFINER=`root`@`localhost` FUNCTION `label`(x VARCHAR(20)) RETURNS VARCHAR(40)") {

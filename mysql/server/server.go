@@ -96,7 +96,7 @@ func New(db *engine.DB, cfg Config) (*Server, error) {
 	rules.ErrOutOfMemory = backend.ErrOutOfMemory
 	e := sqle.NewDefault(b)
 	e.Analyzer.Catalog.StatsProvider = rules.SafeStats(e.Analyzer.Catalog.StatsProvider) // RULE-21
-	infoschema.Install(e.Analyzer.Catalog)                                               // IS-1
+	infoschema.Install(e.Analyzer.Catalog, routines.RoutineRows(b))                      // IS-1
 	builtins := []string{}
 	for _, f := range function.BuiltIns {
 		builtins = append(builtins, f.FunctionName())
