@@ -196,7 +196,8 @@ func equalSums(a, b map[string]string) bool {
 	return true
 }
 
-// checkObjects: the view, trigger and procedure came along and work.
+// checkObjects: the view, trigger, procedure and function came along and
+// work.
 func checkObjects(t *testing.T, addr, db string) {
 	t.Helper()
 	c, err := sql.Open("mysql", "root@tcp("+addr+")/"+db)
@@ -207,6 +208,10 @@ func checkObjects(t *testing.T, addr, db string) {
 	var n int
 	if err := c.QueryRow("SELECT COUNT(*) FROM kind_names").Scan(&n); err != nil || n != 4 {
 		t.Fatalf("%s view kind_names: %d rows, %v", addr, n, err)
+	}
+	var k1, kNull int
+	if err := c.QueryRow("SELECT kinds_of(1), kinds_of(NULL)").Scan(&k1, &kNull); err != nil || k1 != 1 || kNull != -1 {
+		t.Fatalf("%s function kinds_of: %d %d %v", addr, k1, kNull, err)
 	}
 	if _, err := c.Exec("CALL add_parent('p3')"); err != nil {
 		t.Fatalf("%s procedure: %v", addr, err)

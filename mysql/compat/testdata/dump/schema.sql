@@ -1,6 +1,7 @@
 -- Schema and data for the dump round trip (TestDumpRoundTrip): every
 -- common column type, ENUM/SET with quotes, defaults, generated columns,
--- named and unnamed foreign keys, a view, a trigger and a procedure.
+-- named and unnamed foreign keys, a view, a trigger, a procedure and a
+-- function.
 CREATE TABLE parent (
   id INT NOT NULL AUTO_INCREMENT PRIMARY KEY,
   code VARCHAR(20) NOT NULL,
@@ -28,6 +29,13 @@ CREATE VIEW kind_names AS SELECT k.id, k.vc, p.code FROM kinds k LEFT JOIN paren
 CREATE TRIGGER kinds_ai AFTER INSERT ON kinds FOR EACH ROW INSERT INTO audit (kind_id, note) VALUES (NEW.id, CONCAT('new ', NEW.vc));
 DELIMITER //
 CREATE PROCEDURE add_parent(IN c VARCHAR(20)) BEGIN INSERT INTO parent (code) VALUES (c); END//
+CREATE FUNCTION kinds_of(p INT) RETURNS INT READS SQL DATA
+BEGIN
+  DECLARE n INT DEFAULT 0;
+  IF p IS NULL THEN RETURN -1; END IF;
+  SELECT COUNT(*) INTO n FROM kinds WHERE pid = p;
+  RETURN n;
+END//
 DELIMITER ;
 CALL add_parent('p1');
 CALL add_parent('p''2');
