@@ -92,6 +92,9 @@ func (tb *Table) RewriteInserter(ctx *sql.Context, oldSch, newSch sql.PrimaryKey
 			return nil, sql.ErrUnsupportedFeature.New("a primary key over a column prefix")
 		}
 	}
+	if cur, err := tb.current(); err == nil && len(cur.def.FullText) > 0 { // FT-4
+		return nil, sql.ErrUnsupportedFeature.New("ALTER TABLE that rewrites a table with a FULLTEXT index (drop the index first)")
+	}
 	if s, err := sessionOf(ctx); err == nil {
 		if err := s.implicitCommit(); err != nil {
 			return nil, err

@@ -71,7 +71,9 @@ func (d *Database) GetTableNames(ctx *sql.Context) ([]string, error) {
 	defer d.mu.RUnlock()
 	names := make([]string, 0, len(d.tables))
 	for _, t := range d.tables {
-		names = append(names, t.def.Name)
+		if !isFullTextTable(t.def.Name) { // FT-2
+			names = append(names, t.def.Name)
+		}
 	}
 	sort.Strings(names)
 	return names, nil
@@ -156,7 +158,24 @@ func (d *Database) DropTable(ctx *sql.Context, name string) error {
 			return err
 		}
 	}
-	return d.dropTable(name, 0)
+	var pseudo []string // FT-2: a FULLTEXT index's tables go with its table
+	if t := d.lookup(name); t != nil {
+		for _, ft := range t.def.FullText {
+			pseudo = append(pseudo, ft.Tables.Position, ft.Tables.DocCount, ft.Tables.GlobalCount, ft.Tables.RowCount)
+			if len(pseudo) == 4 {
+				pseudo = append(pseudo, ft.Tables.Config)
+			}
+		}
+	}
+	if err := d.dropTable(name, 0); err != nil {
+		return err
+	}
+	for _, p := range pseudo {
+		if err := d.dropTable(p, 0); err != nil && !sql.ErrTableNotFound.Is(err) {
+			return err
+		}
+	}
+	return nil
 }
 
 // dropTable drops table name (only if its id is id, when id is not 0).

@@ -255,6 +255,13 @@ func (tb *Table) DropIndex(ctx *sql.Context, name string) error {
 		}
 	}
 	if gone == nil {
+		for i, ix := range ndef.FullText { // FT-1: go-mysql-server drops its pseudo-tables
+			if strings.EqualFold(ix.Name, name) {
+				ndef.FullText = append(ndef.FullText[:i], ndef.FullText[i+1:]...)
+				_, err := t.db.replaceTable(ctx, t, ndef)
+				return err
+			}
+		}
 		return sql.ErrIndexNotFound.New(name)
 	}
 	mdl, err := b.exclusiveMDL(t)
@@ -290,6 +297,15 @@ func (tb *Table) RenameIndex(ctx *sql.Context, from, to string) error {
 		}
 		if strings.EqualFold(ndef.Indexes[i].Name, from) {
 			ndef.Indexes[i].Name = to
+			found = true
+		}
+	}
+	for i := range ndef.FullText {
+		if strings.EqualFold(ndef.FullText[i].Name, to) {
+			return sql.ErrDuplicateKey.New(to)
+		}
+		if strings.EqualFold(ndef.FullText[i].Name, from) {
+			ndef.FullText[i].Name = to
 			found = true
 		}
 	}

@@ -30,6 +30,11 @@ type editor struct {
 	sp      int
 	err     error
 	replace bool // Delete removes the row with the same primary key (REPLACE)
+	// byKey: Update and Delete act on the row stored under the given
+	// row's primary key, without SES-3's comparison with it (FULLTEXT
+	// pseudo-tables, whose editor computes old rows rather than reads
+	// them: FT-3).
+	byKey bool
 }
 
 var _ sql.TableEditor = (*editor)(nil)
@@ -40,10 +45,18 @@ func (tb *Table) newEditor(ctx *sql.Context, replace bool) *editor {
 	return e
 }
 
-func (tb *Table) Inserter(ctx *sql.Context) sql.RowInserter { return tb.newEditor(ctx, false) }
-func (tb *Table) Updater(ctx *sql.Context) sql.RowUpdater   { return tb.newEditor(ctx, false) }
-func (tb *Table) Deleter(ctx *sql.Context) sql.RowDeleter   { return tb.newEditor(ctx, false) }
-func (tb *Table) Replacer(ctx *sql.Context) sql.RowReplacer { return tb.newEditor(ctx, true) }
+func (tb *Table) Inserter(ctx *sql.Context) sql.RowInserter {
+	return tb.withFullText(ctx, tb.newEditor(ctx, false))
+}
+func (tb *Table) Updater(ctx *sql.Context) sql.RowUpdater {
+	return tb.withFullText(ctx, tb.newEditor(ctx, false))
+}
+func (tb *Table) Deleter(ctx *sql.Context) sql.RowDeleter {
+	return tb.withFullText(ctx, tb.newEditor(ctx, false))
+}
+func (tb *Table) Replacer(ctx *sql.Context) sql.RowReplacer {
+	return tb.withFullText(ctx, tb.newEditor(ctx, true))
+}
 
 // begin binds the editor to the session's transaction (lazily: GMS does
 // not call StatementBegin on every path) and takes the table's shared
@@ -355,7 +368,13 @@ func (e *editor) delete(ctx *sql.Context, tx *engine.Tx, row sql.Row) error {
 	} else if want, err := appendRow(ctx, nil, t.cols, row); err != nil {
 		return err
 	} else if !bytes.Equal(want, stored) {
-		return e.changedErr() // SES-3 safety net: the row changed after it was read
+		if !e.byKey {
+			return e.changedErr() // SES-3 safety net: the row changed after it was read
+		}
+		row = make(sql.Row, len(t.cols)) // FT-3: the stored row is the one deleted
+		if err := decodeRow(ctx, stored, t.cols, row); err != nil {
+			return err
+		}
 	}
 	if err := e.lockUniqueValues(ctx, tx, row); err != nil {
 		return err
@@ -426,8 +445,14 @@ func (e *editor) update(ctx *sql.Context, tx *engine.Tx, old, row sql.Row) error
 	if err != nil {
 		return err
 	}
-	if !found || !bytes.Equal(oldVal, stored) {
+	if !found || !bytes.Equal(oldVal, stored) && !e.byKey {
 		return e.changedErr() // SES-3 safety net
+	}
+	if e.byKey && !bytes.Equal(oldVal, stored) { // the stored row is the old one (FT-3)
+		old = make(sql.Row, len(t.cols))
+		if err := decodeRow(ctx, stored, t.cols, old); err != nil {
+			return err
+		}
 	}
 	newKey := oldKey // a keyless row keeps its row id (CODEC-10)
 	if !t.keyless() {

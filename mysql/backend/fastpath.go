@@ -258,7 +258,7 @@ func (ft *FastTable) Scan(ctx *sql.Context, lo, hi any, need []bool, fn func(sql
 // (FPB-3).
 func (ft *FastTable) writable(ctx *sql.Context) bool {
 	t := ft.t
-	if len(t.def.ForeignKeys) > 0 {
+	if len(t.def.ForeignKeys) > 0 || len(t.def.FullText) > 0 { // FT-3
 		return false
 	}
 	for _, c := range t.sch {

@@ -101,6 +101,11 @@ func (tb *Table) CreateIndexForForeignKey(ctx *sql.Context, def sql.IndexDef) er
 
 // GetForeignKeyEditor implements sql.ForeignKeyTable.
 func (tb *Table) GetForeignKeyEditor(ctx *sql.Context) sql.ForeignKeyEditor {
+	if len(tb.t.def.FullText) > 0 { // FT-3: cascades keep the FULLTEXT indexes too
+		if fe, ok := tb.withFullText(ctx, tb.newEditor(ctx, false)).(sql.ForeignKeyEditor); ok {
+			return fe
+		}
+	}
 	return &fkEditor{editor: tb.newEditor(ctx, false), Table: tb}
 }
 

@@ -583,6 +583,9 @@ func (tb *Table) GetIndexes(ctx *sql.Context) ([]sql.Index, error) {
 	for _, ix := range t.indexes {
 		out = append(out, &Index{t: t, ix: ix})
 	}
+	for _, ft := range t.def.FullText { // FT-1
+		out = append(out, &fullTextIndex{t: t, def: ft})
+	}
 	return out, nil
 }
 

@@ -311,6 +311,9 @@
 // CASE, unary minus and ! become forms go-mysql-server's interpreter reads
 // variables in (procexprs.go): it left a parameter inside them unresolved.
 //
+// RULE-67 CREATE TABLE ... LIKE copies FULLTEXT indexes as FULLTEXT
+// (likefulltext.go); go-mysql-server made them B-tree indexes (1170).
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET, ADDTIME, SUBTIME.
@@ -406,6 +409,7 @@ const (
 	nestedJoinFiltersID
 	dropTableNotesID
 	procedureExpressionsID
+	likeFullTextID
 )
 
 var once sync.Once
@@ -521,6 +525,8 @@ func Install() {
 				break
 			}
 		}
+		// RULE-67 before go-mysql-server creates the table.
+		analyzer.OnceBeforeDefault = append([]analyzer.Rule{{Id: likeFullTextID, Apply: likeFullText}}, analyzer.OnceBeforeDefault...)
 		// RULE-66 before go-mysql-server runs a CALL's statements.
 		analyzer.OnceBeforeDefault = append([]analyzer.Rule{{Id: procedureExpressionsID, Apply: procedureExpressions}}, analyzer.OnceBeforeDefault...)
 		// RULE-27 before go-mysql-server resolves the CREATE ... SELECT.

@@ -406,7 +406,6 @@ func TestStoredProceduresAndUnsupported(t *testing.T) {
 	for _, q := range []string{
 		"CREATE AGGREGATE FUNCTION f1(x INT) RETURNS INT BEGIN RETURN x; END", // MariaDB's; stored functions are routines FN-n
 		"XA START 'x'",
-		"CREATE TABLE ft (t TEXT, FULLTEXT KEY (t))",
 		"CREATE TABLE ip (name VARCHAR(50), PRIMARY KEY (name(10)))",
 	} {
 		wantErrCode(t, c, 1235, q)

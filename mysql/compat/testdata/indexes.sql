@@ -105,3 +105,17 @@ ALTER TABLE cpkai MODIFY v INT NOT NULL;
 ALTER TABLE cpkai DROP PRIMARY KEY, ADD PRIMARY KEY (id, v);
 INSERT INTO cpkai (v) VALUES (5);
 SELECT * FROM cpkai;
+
+-- FULLTEXT indexes (backend FT-1..4): natural-language search, kept up
+-- to date by writes; rows compared by id (relevance values differ).
+CREATE TABLE fts (id INT PRIMARY KEY, title VARCHAR(100), body TEXT, FULLTEXT KEY ft_tb (title, body), FULLTEXT KEY ft_t (title));
+INSERT INTO fts VALUES (1, 'MySQL Tutorial', 'DBMS stands for DataBase'), (2, 'How To Use MySQL Well', 'After you went through a'), (3, 'Optimizing MySQL', 'In this tutorial we show'), (4, '1001 MySQL Tricks', 'Never run mysqld as root'), (5, 'MySQL vs. YourSQL', 'In the following database comparison'), (6, 'MySQL Security', 'When configured properly');
+SELECT id FROM fts WHERE MATCH (title, body) AGAINST ('database') ORDER BY id;
+SELECT id FROM fts WHERE MATCH (title, body) AGAINST ('tutorial security' IN NATURAL LANGUAGE MODE) ORDER BY id;
+SELECT id FROM fts WHERE MATCH (title) AGAINST ('tricks optimizing') ORDER BY id;
+UPDATE fts SET body = 'nothing here' WHERE id = 5;
+DELETE FROM fts WHERE id = 1;
+SELECT id FROM fts WHERE MATCH (title, body) AGAINST ('database tutorial') ORDER BY id;
+SELECT COUNT(*) FROM fts WHERE MATCH (title, body) AGAINST ('nosuchword');
+SELECT id FROM fts WHERE MATCH (body) AGAINST ('tutorial');
+SELECT INDEX_NAME, SEQ_IN_INDEX, COLUMN_NAME, INDEX_TYPE, NON_UNIQUE FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'fts' ORDER BY INDEX_NAME, SEQ_IN_INDEX;
