@@ -130,7 +130,7 @@ func (u *unsignedShow) RowIter(ctx *sql.Context, r sql.Row) (sql.RowIter, error)
 			}
 		}
 	}
-	defaultAt, collationAt := -1, -1 // SHOW COLUMNS' Default and (FULL) Collation columns
+	defaultAt, collationAt, privilegesAt := -1, -1, -1 // SHOW COLUMNS' Default and (FULL) Collation, Privileges
 	if !u.create {
 		for i, c := range u.Child.Schema() {
 			switch c.Name {
@@ -138,8 +138,14 @@ func (u *unsignedShow) RowIter(ctx *sql.Context, r sql.Row) (sql.RowIter, error)
 				defaultAt = i
 			case "Collation":
 				collationAt = i
+			case "Privileges":
+				privilegesAt = i
 			}
 		}
+	}
+	privileges := ""
+	if privilegesAt >= 0 {
+		privileges = columnPrivileges(ctx, u.db, u.table)
 	}
 	// SHOW FULL COLUMNS: each string column's own collation (go-mysql-server
 	// wrote its compiled-in default for every text column and none for
@@ -172,6 +178,9 @@ func (u *unsignedShow) RowIter(ctx *sql.Context, r sql.Row) (sql.RowIter, error)
 				}
 			}
 		}
+		if privilegesAt >= 0 && privilegesAt < len(row) {
+			row[privilegesAt] = privileges
+		}
 		if collationAt >= 0 && collationAt < len(row) {
 			if name, ok := row[0].(string); ok {
 				if v, ok := collations[strings.ToLower(name)]; ok {
@@ -198,6 +207,24 @@ func (u *unsignedShow) RowIter(ctx *sql.Context, r sql.Row) (sql.RowIter, error)
 		}
 	}
 	return sql.RowsToRowIter(rows...), nil
+}
+
+// columnPrivileges is SHOW FULL COLUMNS' Privileges: which of select,
+// insert, update and references the user holds on db.table (globally, on
+// the database or on the table), as MySQL lists them.
+func columnPrivileges(ctx *sql.Context, db, table string) string {
+	ps, _ := ctx.GetPrivilegeSet()
+	var out []string
+	for _, p := range []struct {
+		t    sql.PrivilegeType
+		name string
+	}{{sql.PrivilegeType_Select, "select"}, {sql.PrivilegeType_Insert, "insert"},
+		{sql.PrivilegeType_Update, "update"}, {sql.PrivilegeType_References, "references"}} {
+		if ps == nil || ps.Has(p.t) || ps.Database(db).Has(p.t) || ps.Database(db).Table(table).Has(p.t) {
+			out = append(out, p.name)
+		}
+	}
+	return strings.Join(out, ",")
 }
 
 // unsignedDDL adds `unsigned` after the type in the column definition

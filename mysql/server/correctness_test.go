@@ -903,6 +903,9 @@ func TestDescribeType(t *testing.T) {
 	for _, row := range queryStrings(t, c, "SHOW FULL COLUMNS FROM dl") {
 		f := strings.Split(row, "|")
 		got = append(got, f[0]+"="+f[2])
+		if f[7] != "select,insert,update,references" {
+			t.Fatalf("SHOW FULL COLUMNS Privileges for root: %q", f[7])
+		}
 	}
 	if want := "a=NULL b=latin1_swedish_ci c=latin1_bin d=NULL e=utf8mb4_0900_ai_ci"; strings.Join(got, " ") != want {
 		t.Fatalf("SHOW FULL COLUMNS collations %q, want %q", strings.Join(got, " "), want)

@@ -100,6 +100,9 @@ END`)
 	}
 	defer app.Close()
 	wantErrCode(t, app, 1044, "CREATE FUNCTION f2() RETURNS INT RETURN 2")
+	if f := strings.Split(queryStrings(t, app, "SHOW FULL COLUMNS FROM t")[0], "|"); f[7] != "select" {
+		t.Fatalf("SHOW FULL COLUMNS Privileges of a user with SELECT: %q", f[7])
+	}
 	if _, err := app.Exec("SELECT twice(1)"); err == nil {
 		t.Fatal("a call without EXECUTE succeeded")
 	}
