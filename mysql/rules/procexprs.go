@@ -14,7 +14,7 @@ import (
 // (and so of a stored function, routines FN-1), the expressions
 // go-mysql-server's interpreter does not look into for variables are
 // rewritten into equivalents it does: x IS [NOT] NULL/TRUE/FALSE, x [NOT]
-// BETWEEN a AND b, CASE, unary minus and !. Its interpreter left a
+// BETWEEN a AND b, CASE, EXISTS (subquery), unary minus and !. Its interpreter left a
 // parameter or local variable inside them unresolved ("Unknown column
 // 'x'" for IF x IS NULL THEN).
 func procedureExpressions(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
@@ -124,6 +124,18 @@ func interpretable(e ast.Expr) ast.Expr {
 		case ast.BangStr:
 			return &ast.NotExpr{Expr: x.Expr}
 		}
+	case *ast.ExistsExpr:
+		// EXISTS (SELECT ... FROM ... WHERE ...) as the scalar subquery
+		// IFNULL((SELECT 1 FROM ... WHERE ... LIMIT 1), 0), which the
+		// interpreter looks into (and which stays correlated).
+		sel, ok := x.Subquery.Select.(*ast.Select)
+		if !ok || len(sel.GroupBy) > 0 || sel.Having != nil || sel.Into != nil {
+			return nil
+		}
+		sel.SelectExprs = ast.SelectExprs{&ast.AliasedExpr{Expr: intLit("1")}}
+		sel.OrderBy = nil
+		sel.Limit = &ast.Limit{Rowcount: intLit("1")}
+		return astCall("ifnull", &ast.Subquery{Select: sel}, intLit("0"))
 	case *ast.CaseExpr:
 		var out ast.Expr = &ast.NullVal{}
 		if x.Else != nil {

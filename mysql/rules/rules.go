@@ -308,7 +308,7 @@
 // db.table in its Note 1051, as MySQL 8.0 does (dropnotes.go).
 //
 // RULE-66 In a CALL's statements, x IS [NOT] NULL/TRUE/FALSE, BETWEEN,
-// CASE, unary minus and ! become forms go-mysql-server's interpreter reads
+// CASE, EXISTS, unary minus and ! become forms go-mysql-server's interpreter reads
 // variables in (procexprs.go): it left a parameter inside them unresolved.
 //
 // RULE-67 CREATE TABLE ... LIKE copies FULLTEXT indexes as FULLTEXT
