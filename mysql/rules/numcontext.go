@@ -32,13 +32,8 @@ func (a *asDouble) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	if err != nil || v == nil {
 		return v, err
 	}
-	var s string
-	switch x := v.(type) {
-	case string:
-		s = x
-	case []byte:
-		s = string(x)
-	default:
+	s, ok := textOf(v)
+	if !ok {
 		f, _, err := types.Float64.Convert(ctx, v)
 		return f, err
 	}
@@ -54,6 +49,17 @@ func (a *asDouble) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 		return 0.0, nil
 	}
 	return f, nil
+}
+
+// textOf is v's text when v is a string value (string or []byte).
+func textOf(v any) (string, bool) {
+	switch x := v.(type) {
+	case string:
+		return x, true
+	case []byte:
+		return string(x), true
+	}
+	return "", false
 }
 
 // numericFunctions are the functions whose arguments MySQL reads as

@@ -107,13 +107,8 @@ func (p *prefixed) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	if err != nil || v == nil {
 		return v, err
 	}
-	var s string
-	switch x := v.(type) {
-	case string:
-		s = x
-	case []byte:
-		s = string(x)
-	default:
+	s, ok := textOf(v)
+	if !ok {
 		return v, nil
 	}
 	out, cut := numericPrefix(s, p.kind)

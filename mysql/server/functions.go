@@ -233,20 +233,19 @@ func (h *errorHandler) accountName(s *backend.Session) string {
 	return cl.User + "@" + host
 }
 
-func splitQualified(name string) (string, string, error) {
-	pairs, err := tableList(name)
+// qualifiedFunction resolves a statement's [db.]name: the database and
+// the name.
+func (h *errorHandler) qualifiedFunction(ctx *sql.Context, s *backend.Session, qualified string) (*backend.Database, string, error) {
+	pairs, err := tableList(qualified)
 	if err != nil || len(pairs) != 1 {
-		return "", "", syntaxError(name)
+		return nil, "", syntaxError(qualified)
 	}
-	return pairs[0][0], pairs[0][1], nil
+	d, err := h.functionDatabase(ctx, s, pairs[0][0], pairs[0][1])
+	return d, pairs[0][1], err
 }
 
 func (h *errorHandler) dropFunction(goctx context.Context, ctx *sql.Context, c *mysql.Conn, s *backend.Session, ifExists bool, qualified string) (*sqltypes.Result, bool, error) {
-	dbName, name, err := splitQualified(qualified)
-	if err != nil {
-		return nil, true, err
-	}
-	d, err := h.functionDatabase(ctx, s, dbName, name)
+	d, name, err := h.qualifiedFunction(ctx, s, qualified)
 	if err != nil {
 		return nil, true, err
 	}
@@ -270,11 +269,7 @@ func (h *errorHandler) dropFunction(goctx context.Context, ctx *sql.Context, c *
 }
 
 func (h *errorHandler) showCreateFunction(ctx *sql.Context, s *backend.Session, qualified string) (*sqltypes.Result, bool, error) {
-	dbName, name, err := splitQualified(qualified)
-	if err != nil {
-		return nil, true, err
-	}
-	d, err := h.functionDatabase(ctx, s, dbName, name)
+	d, name, err := h.qualifiedFunction(ctx, s, qualified)
 	if err != nil {
 		return nil, true, err
 	}
