@@ -195,6 +195,13 @@ func rewrittenDef(old *table, newSch sql.PrimaryKeySchema, oldCol, newCol *sql.C
 			def.Indexes = append(def.Indexes, ix)
 		}
 	}
+	def.Spatial = nil // FT-5: follow their column, go with it
+	for _, sp := range old.def.Spatial {
+		if n := newSch.Schema.IndexOfColName(newName(sp.Columns[0])); n >= 0 {
+			sp.Columns = []int{n}
+			def.Spatial = append(def.Spatial, sp)
+		}
+	}
 	def.RowEstimate = 0
 	for o, c := range def.Columns { // an AUTO_INCREMENT column leads a key (MySQL's 1075)
 		if !c.AutoIncrement {

@@ -152,6 +152,8 @@ type tableDef struct {
 	Checks      []checkDef                 `json:"checks,omitempty"`
 	// FullText are the table's FULLTEXT indexes (FT-1).
 	FullText []fullTextDef `json:"fulltext,omitempty"`
+	// Spatial are the table's SPATIAL indexes (FT-5).
+	Spatial []spatialDef `json:"spatial,omitempty"`
 	// KeyFormat is the key encoding version of the table's keys (1:
 	// CODEC-8, 2: CODEC-10); tables created before it have 0.
 	KeyFormat int `json:"key_format,omitempty"`
@@ -169,6 +171,7 @@ func (d *tableDef) clone() *tableDef {
 	c.ForeignKeys = append([]sql.ForeignKeyConstraint{}, d.ForeignKeys...)
 	c.Checks = append([]checkDef{}, d.Checks...)
 	c.FullText = append([]fullTextDef{}, d.FullText...)
+	c.Spatial = append([]spatialDef{}, d.Spatial...)
 	c.Indexes = make([]indexDef, len(d.Indexes))
 	for i, ix := range d.Indexes {
 		ix.Columns = append([]int{}, ix.Columns...)

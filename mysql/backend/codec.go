@@ -60,6 +60,10 @@ import (
 // nanoseconds (ids stay unique if the clock goes back). Tables created
 // before KeyFormat 2 keep hash(row) + sequence keys, in hash order.
 //
+// CODEC-11 A GEOMETRY value (any spatial type) is stored as MySQL's
+// internal form, the 4-byte SRID then the WKB, length-prefixed as bytes;
+// it reads back through the column's type. It is never a key part.
+//
 // CODEC-4 A row value is a column count, a null bitmap, then each non-null
 // column in the column's value encoding; rows written before a column was
 // added decode with NULL for it.
@@ -81,6 +85,7 @@ const (
 	kSet
 	kBit
 	kJSON
+	kGeometry // GEOMETRY, POINT, ...: MySQL's internal form (SRID + WKB), CODEC-11
 )
 
 // keyFormatPadSpace is the table format (tableDef.KeyFormat) from which
@@ -147,6 +152,8 @@ func newColCodec(typ sql.Type) (colCodec, error) {
 		c.kind = kBit
 	case sqltypes.TypeJSON:
 		c.kind = kJSON
+	case sqltypes.Geometry:
+		c.kind = kGeometry
 	default:
 		return c, fmt.Errorf("column type %s is not supported by the strata engine", typ.String())
 	}
@@ -157,7 +164,7 @@ func newColCodec(typ sql.Type) (colCodec, error) {
 // most bytes one value can take in a key (0 = unbounded).
 func (c colCodec) keyable() (ok bool, maxLen int) {
 	switch c.kind {
-	case kJSON:
+	case kJSON, kGeometry:
 		return false, 0
 	case kString, kBytes:
 		st := c.typ.(sql.StringType)
@@ -247,6 +254,10 @@ func (c colCodec) canonical(ctx context.Context, v any) (any, error) {
 			return x, nil
 		case string:
 			return []byte(x), nil
+		}
+	case kGeometry:
+		if g, ok := v.(types.GeometryValue); ok {
+			return g.Serialize(), nil
 		}
 	case kTime:
 		if x, ok := v.(time.Time); ok {
@@ -572,7 +583,7 @@ func appendRow(ctx context.Context, b []byte, cols []colCodec, row sql.Row) ([]b
 			s := cv.(string)
 			b = binary.AppendUvarint(b, uint64(len(s)))
 			b = append(b, s...)
-		case kBytes:
+		case kBytes, kGeometry:
 			s := cv.([]byte)
 			b = binary.AppendUvarint(b, uint64(len(s)))
 			b = append(b, s...)
@@ -667,7 +678,7 @@ func decodeColumns(ctx context.Context, b []byte, cols []colCodec, dst sql.Row, 
 			}
 			v = math.Float64frombits(binary.LittleEndian.Uint64(b))
 			b = b[8:]
-		case kDecimal, kString, kBytes, kJSON:
+		case kDecimal, kString, kBytes, kJSON, kGeometry:
 			l, k := binary.Uvarint(b)
 			if k <= 0 || uint64(len(b)-k) < l {
 				return errCorruptRow
@@ -694,6 +705,12 @@ func decodeColumns(ctx context.Context, b []byte, cols []colCodec, dst sql.Row, 
 					return err
 				}
 				v = doc
+			case kGeometry:
+				g, _, err := c.typ.Convert(ctx, append([]byte{}, raw...))
+				if err != nil {
+					return err
+				}
+				v = g
 			}
 		case kTime, kTimespan:
 			x, k := binary.Varint(b)
@@ -735,7 +752,7 @@ func (c colCodec) skipValue(b []byte) (int, error) {
 		if len(b) >= 8 {
 			return 8, nil
 		}
-	case kDecimal, kString, kBytes, kJSON:
+	case kDecimal, kString, kBytes, kJSON, kGeometry:
 		if l, k := binary.Uvarint(b); k > 0 && uint64(len(b)-k) >= l {
 			return k + int(l), nil
 		}

@@ -80,6 +80,8 @@ func (tb *Table) alterDef(ctx *sql.Context, change func(def *tableDef) error) er
 func (tb *Table) CreateIndex(ctx *sql.Context, def sql.IndexDef) error {
 	switch def.Constraint {
 	case sql.IndexConstraint_None, sql.IndexConstraint_Unique:
+	case sql.IndexConstraint_Spatial:
+		return tb.createSpatialIndex(ctx, def) // FT-5
 	default:
 		return mysql.NewSQLError(mysql.ERNotSupportedYet, "42000", "strata supports BTREE indexes only (index %s)", def.Name)
 	}
@@ -262,6 +264,13 @@ func (tb *Table) DropIndex(ctx *sql.Context, name string) error {
 				return err
 			}
 		}
+		for i, ix := range ndef.Spatial { // FT-5
+			if strings.EqualFold(ix.Name, name) {
+				ndef.Spatial = append(ndef.Spatial[:i], ndef.Spatial[i+1:]...)
+				_, err := t.db.replaceTable(ctx, t, ndef)
+				return err
+			}
+		}
 		return sql.ErrIndexNotFound.New(name)
 	}
 	mdl, err := b.exclusiveMDL(t)
@@ -297,6 +306,15 @@ func (tb *Table) RenameIndex(ctx *sql.Context, from, to string) error {
 		}
 		if strings.EqualFold(ndef.Indexes[i].Name, from) {
 			ndef.Indexes[i].Name = to
+			found = true
+		}
+	}
+	for i := range ndef.Spatial {
+		if strings.EqualFold(ndef.Spatial[i].Name, to) {
+			return sql.ErrDuplicateKey.New(to)
+		}
+		if strings.EqualFold(ndef.Spatial[i].Name, from) {
+			ndef.Spatial[i].Name = to
 			found = true
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/fulltext"
+	"github.com/dolthub/vitess/go/mysql"
 )
 
 // FULLTEXT indexes are go-mysql-server's (package fulltext): each index is
@@ -27,6 +28,8 @@ import (
 // FT-3 Every editor of a table with FULLTEXT indexes writes through
 // go-mysql-server's FULLTEXT editor as well; the fast path leaves such
 // tables' writes to the general path (FPB-3).
+// FT-5 SPATIAL indexes are kept in the definition too (tableDef.Spatial),
+// for DDL and dumps; no lookup uses them (spatialIndex below).
 // FT-4 ALTER TABLE that rewrites the rows of a table with a FULLTEXT index
 // is 1235 (drop the index, alter, add it again): the indexes would name
 // column positions the rewrite moves.
@@ -89,15 +92,8 @@ func isFullTextTable(name string) bool {
 // go-mysql-server has made the pseudo-tables; it fills them afterwards.
 func (tb *Table) CreateFulltextIndex(ctx *sql.Context, def sql.IndexDef, keyCols fulltext.KeyColumns, names fulltext.IndexTableNames) error {
 	return tb.alterDef(ctx, func(d *tableDef) error {
-		for _, ix := range d.Indexes {
-			if strings.EqualFold(ix.Name, def.Name) {
-				return sql.ErrDuplicateKey.New(def.Name)
-			}
-		}
-		for _, ix := range d.FullText {
-			if strings.EqualFold(ix.Name, def.Name) {
-				return sql.ErrDuplicateKey.New(def.Name)
-			}
+		if d.hasIndexNamed(def.Name) {
+			return sql.ErrDuplicateKey.New(def.Name)
 		}
 		nd := fullTextDef{Name: def.Name, Comment: def.Comment, KeyType: keyCols.Type, KeyName: keyCols.Name,
 			KeyPositions: append([]int{}, keyCols.Positions...), Tables: names}
@@ -233,3 +229,97 @@ func (p *ftPrimary) Close(ctx *sql.Context) error { return p.fkEditor.Close(ctx)
 
 // failedEditor is an editor whose every write fails with err.
 func failedEditor(err error) *editor { return &editor{err: err} }
+
+// SPATIAL indexes (FT-5): kept in the definition (tableDef.Spatial) and
+// shown by SHOW CREATE TABLE and information_schema, so schemas and dumps
+// that declare them load and round-trip; no lookups use them (CanSupport
+// is false), so spatial predicates scan, with the same results.
+type spatialDef struct {
+	Name    string `json:"name"`
+	Columns []int  `json:"columns"`
+	Comment string `json:"comment,omitempty"`
+}
+
+type spatialIndex struct {
+	t   *table
+	def spatialDef
+}
+
+func (x *spatialIndex) ID() string       { return x.def.Name }
+func (x *spatialIndex) Database() string { return x.t.db.name }
+func (x *spatialIndex) Table() string    { return x.t.def.Name }
+func (x *spatialIndex) Expressions() []string {
+	out := make([]string, len(x.def.Columns))
+	for i, o := range x.def.Columns {
+		out[i] = x.t.def.Name + "." + x.t.sch[o].Name
+	}
+	return out
+}
+func (x *spatialIndex) IsUnique() bool                             { return false }
+func (x *spatialIndex) IsSpatial() bool                            { return true }
+func (x *spatialIndex) IsFullText() bool                           { return false }
+func (x *spatialIndex) IsVector() bool                             { return false }
+func (x *spatialIndex) IsGenerated() bool                          { return false }
+func (x *spatialIndex) Comment() string                            { return x.def.Comment }
+func (x *spatialIndex) IndexType() string                          { return "SPATIAL" }
+func (x *spatialIndex) CanSupport(*sql.Context, ...sql.Range) bool { return false }
+func (x *spatialIndex) CanSupportOrderBy(sql.Expression) bool      { return false }
+func (x *spatialIndex) PrefixLengths() []uint16                    { return nil }
+func (x *spatialIndex) ColumnExpressionTypes() []sql.ColumnExpressionType {
+	out := make([]sql.ColumnExpressionType, len(x.def.Columns))
+	for i, o := range x.def.Columns {
+		out[i] = sql.ColumnExpressionType{Expression: x.t.def.Name + "." + x.t.sch[o].Name, Type: x.t.sch[o].Type}
+	}
+	return out
+}
+
+// createSpatialIndex records a SPATIAL index (FT-5): over one geometry
+// column declared NOT NULL, as MySQL requires (1252).
+func (tb *Table) createSpatialIndex(ctx *sql.Context, def sql.IndexDef) error {
+	if len(def.Columns) != 1 {
+		return mysql.NewSQLError(1070, "42000", "Too many key parts specified; max 1 parts allowed")
+	}
+	return tb.alterDef(ctx, func(d *tableDef) error {
+		if d.hasIndexNamed(def.Name) {
+			return sql.ErrDuplicateKey.New(def.Name)
+		}
+		o := -1
+		for i, col := range d.Columns {
+			if strings.EqualFold(col.Name, def.Columns[0].Name) {
+				o = i
+			}
+		}
+		if o < 0 {
+			return sql.ErrKeyColumnDoesNotExist.New(def.Columns[0].Name)
+		}
+		t := tb.t
+		if c := t.cols[o]; c.kind != kGeometry {
+			return mysql.NewSQLError(1687, "42000", "A SPATIAL index may only contain a geometrical type column")
+		}
+		if t.sch[o].Nullable {
+			return mysql.NewSQLError(1252, "42000", "All parts of a SPATIAL index must be NOT NULL")
+		}
+		d.Spatial = append(d.Spatial, spatialDef{Name: def.Name, Columns: []int{o}, Comment: def.Comment})
+		return nil
+	})
+}
+
+// hasIndexNamed reports whether any index of d is called name.
+func (d *tableDef) hasIndexNamed(name string) bool {
+	for _, ix := range d.Indexes {
+		if strings.EqualFold(ix.Name, name) {
+			return true
+		}
+	}
+	for _, ix := range d.FullText {
+		if strings.EqualFold(ix.Name, name) {
+			return true
+		}
+	}
+	for _, ix := range d.Spatial {
+		if strings.EqualFold(ix.Name, name) {
+			return true
+		}
+	}
+	return false
+}

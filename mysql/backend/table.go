@@ -586,6 +586,9 @@ func (tb *Table) GetIndexes(ctx *sql.Context) ([]sql.Index, error) {
 	for _, ft := range t.def.FullText { // FT-1
 		out = append(out, &fullTextIndex{t: t, def: ft})
 	}
+	for _, sp := range t.def.Spatial { // FT-5
+		out = append(out, &spatialIndex{t: t, def: sp})
+	}
 	return out, nil
 }
 

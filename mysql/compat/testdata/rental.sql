@@ -3,8 +3,8 @@
 -- Lookup tables, YEAR/ENUM/SET/DECIMAL columns, TIMESTAMP defaults,
 -- foreign keys with RESTRICT/CASCADE, a FULLTEXT index kept by triggers,
 -- views with joins and GROUP_CONCAT, stored functions, and the report
--- queries such a schema is used for. Not here: the GEOMETRY column of
--- Sakila's address table (spatial types are 1235).
+-- queries such a schema is used for, and Sakila's address table with its
+-- GEOMETRY column and SPATIAL KEY.
 
 CREATE TABLE language (language_id TINYINT UNSIGNED NOT NULL AUTO_INCREMENT, name CHAR(20) NOT NULL, last_update TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP, PRIMARY KEY (language_id));
 CREATE TABLE category (category_id TINYINT UNSIGNED NOT NULL AUTO_INCREMENT, name VARCHAR(25) NOT NULL, last_update TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP, PRIMARY KEY (category_id));
@@ -82,3 +82,9 @@ DELETE FROM film_category WHERE film_id = 5;
 DELETE FROM inventory WHERE film_id = 5;
 DELETE FROM film WHERE film_id = 5;
 SELECT COUNT(*) FROM film_text;
+
+CREATE TABLE address (address_id SMALLINT UNSIGNED NOT NULL AUTO_INCREMENT, address VARCHAR(50) NOT NULL, district VARCHAR(20) NOT NULL, location GEOMETRY NOT NULL, last_update TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP, PRIMARY KEY (address_id), SPATIAL KEY idx_location (location));
+INSERT INTO address (address, district, location, last_update) VALUES ('47 MySakila Drive', 'Alberta', ST_GeomFromText('POINT(-112.8185647 49.6999986)'), '2014-09-25 22:30:27'), ('28 MySQL Boulevard', 'QLD', ST_GeomFromText('POINT(153.1408538 -27.6333361)'), '2014-09-25 22:30:09');
+SELECT address_id, address, ST_AsText(location), ST_X(location), ST_Y(location), HEX(location) FROM address ORDER BY address_id;
+SELECT address_id FROM address WHERE ST_X(location) > 0;
+SELECT INDEX_NAME, INDEX_TYPE FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'address' ORDER BY INDEX_NAME;
