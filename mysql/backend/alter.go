@@ -26,6 +26,10 @@ import (
 // inserted under the new key (a duplicate is 1062 and the old table stays,
 // ALT-3), or under a hidden row id for a keyless table. A primary key over
 // a column prefix is 1235.
+//
+// ALT-5 In an ALTER TABLE of several clauses each rewrite keeps what the
+// earlier clauses did to the other columns (renamesKept): go-mysql-server
+// builds a clause's new schema from the table as planned.
 
 var (
 	_ sql.RewritableTable          = (*Table)(nil)
@@ -112,6 +116,7 @@ func (tb *Table) RewriteInserter(ctx *sql.Context, oldSch, newSch sql.PrimaryKey
 	if err != nil {
 		return nil, err
 	}
+	newSch = renamesKept(old.sch, newSch, oldCol, newCol)
 	def, err := rewrittenDef(old, newSch, oldCol, newCol)
 	if err != nil {
 		return nil, err
@@ -216,6 +221,49 @@ func rewrittenDef(old *table, newSch sql.PrimaryKeySchema, oldCol, newCol *sql.C
 		}
 	}
 	return def, nil
+}
+
+// renamesKept is ALT-5: in an ALTER TABLE of several clauses,
+// go-mysql-server builds each clause's new schema from the table as it
+// was planned, before the earlier clauses ran, so it could drop their
+// changes (ALTER TABLE t CHANGE a a1 INT, CHANGE c c1 INT lost a1; CHANGE
+// a1 a2 BIGINT, ADD x INT, MODIFY b SMALLINT lost the BIGINT). A clause
+// changes its own column only: without it on each side, the current
+// columns and the new schema's are the same in the same order, and each
+// of the new schema's takes the current definition.
+func renamesKept(cur sql.Schema, newSch sql.PrimaryKeySchema, oldCol, newCol *sql.Column) sql.PrimaryKeySchema {
+	var curRest []int
+	for i, c := range cur {
+		if oldCol == nil || !strings.EqualFold(c.Name, oldCol.Name) {
+			curRest = append(curRest, i)
+		}
+	}
+	var newRest []int
+	for i, c := range newSch.Schema {
+		if newCol == nil || !strings.EqualFold(c.Name, newCol.Name) {
+			newRest = append(newRest, i)
+		}
+	}
+	if len(curRest) != len(newRest) {
+		return newSch
+	}
+	out := newSch
+	copied := false
+	for k, i := range newRest {
+		c, want := newSch.Schema[i], cur[curRest[k]]
+		if strings.EqualFold(c.Name, want.Name) && c.Type.Equals(want.Type) && c.Nullable == want.Nullable {
+			continue
+		}
+		if !copied {
+			out.Schema = append(sql.Schema{}, newSch.Schema...)
+			copied = true
+		}
+		nc := want.Copy()
+		nc.Source = c.Source
+		nc.PrimaryKey = c.PrimaryKey
+		out.Schema[i] = nc
+	}
+	return out
 }
 
 // rewriter is the RowInserter of a table rewrite.
