@@ -16,7 +16,11 @@
 // FN-2 A call evaluates its arguments, runs CALL of that procedure through
 // go-mysql-server's interpreter in the caller's session and transaction
 // (marked interpreted, so it never commits on its own), and converts the
-// one value it returned to the RETURNS type (call.go). A body that ends
+// one value it returned to the RETURNS type (call.go). A body that is a
+// single RETURN expr runs as SELECT (expr) with the arguments (converted to
+// the parameters' types) in place of the parameters, skipping the
+// interpreter, when the function is in the current database and the user
+// holds EXECUTE on it; otherwise the CALL runs. A body that ends
 // without RETURN is 1321; a function that calls itself, directly or not,
 // is 1424, as MySQL forbids recursive functions.
 //

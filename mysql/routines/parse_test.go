@@ -91,3 +91,21 @@ func TestIsCreateFunction(t *testing.T) {
 		}
 	}
 }
+
+// FN-2's direct path: a single RETURN's parameters are cut out for the
+// arguments' literals; column references, qualified names and function
+// names that look like a parameter stay; a longer body has none.
+func TestReturnExpression(t *testing.T) {
+	r := ReturnExpression("RETURN a + t.a + a(1) + (SELECT COUNT(*) FROM x WHERE x.b = `b` AND c = 'a');", []string{"a", "b"})
+	if r == nil {
+		t.Fatal("no expression")
+	}
+	if got := r.with([]string{"5", "'q'"}); got != "5 + t.a + a(1) + (SELECT COUNT(*) FROM x WHERE x.b = 'q' AND c = 'a')" {
+		t.Fatalf("%q", got)
+	}
+	for _, body := range []string{"BEGIN RETURN 1; END", "RETURN 1; SELECT 2", "SET @x = 1"} {
+		if ReturnExpression(body, nil) != nil {
+			t.Errorf("%s: a direct expression", body)
+		}
+	}
+}
