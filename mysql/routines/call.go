@@ -148,8 +148,13 @@ func ParseType(text string) (sql.Type, error) {
 }
 
 // active holds the functions each session is running (FN-2's recursion
-// check), by connection id.
-var active sync.Map // uint32 -> map[string]bool
+// check); an entry lives as long as its call.
+var active sync.Map // activeCall -> true
+
+type activeCall struct {
+	session uint32
+	fn      string // db.name, lower case
+}
 
 // call is one call of a stored function in an expression (FN-2).
 type call struct {
@@ -218,14 +223,11 @@ func (c *call) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 			return nil, err
 		}
 	}
-	key := strings.ToLower(c.db + "." + c.name)
-	id := ctx.Session.ID()
-	m, _ := active.LoadOrStore(id, &sync.Map{})
-	running := m.(*sync.Map)
-	if _, loop := running.LoadOrStore(key, true); loop {
+	key := activeCall{ctx.Session.ID(), strings.ToLower(c.db + "." + c.name)}
+	if _, loop := active.LoadOrStore(key, true); loop {
 		return nil, mysql.NewSQLError(1424, "HY000", "Recursive stored functions and triggers are not allowed.")
 	}
-	defer running.Delete(key)
+	defer active.Delete(key)
 	q := "CALL " + quote(c.db) + "." + quote(backend.FunctionProcedurePrefix+c.name) + "(" + strings.Join(lits, ", ") + ")"
 	if direct {
 		q = "SELECT (" + c.expr.with(lits) + ") AS " + ReturnColumn

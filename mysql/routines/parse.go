@@ -46,6 +46,9 @@ func syntaxError(near string) error {
 // IsCreateFunction reports whether q is a CREATE [OR REPLACE] [DEFINER =
 // ...] [AGGREGATE] FUNCTION statement (a cheap test on its first words).
 func IsCreateFunction(q string) bool {
+	if t := strings.TrimLeft(q, " \t\r\n"); len(t) < 6 || !strings.EqualFold(t[:6], "create") {
+		return false // every statement passes here: no lexing unless CREATE
+	}
 	toks := lex(prefix(q, 400))
 	if len(toks) < 2 || !toks[0].is("create") {
 		return false

@@ -30,7 +30,7 @@ var (
 
 // mayBeFunctionStatement is the cheap test before functionStatement.
 func mayBeFunctionStatement(q string) bool {
-	return containsFold(q, "function") && (startsWithWord(q, "create", "drop", "show") || strings.HasPrefix(strings.TrimSpace(q), "/*!"))
+	return (startsWithWord(q, "create", "drop", "show") || strings.HasPrefix(strings.TrimLeft(q, " \t\r\n"), "/*!")) && containsFold(q, "function")
 }
 
 // versionedRE is a MySQL executable comment, /*!50003 text */, whose text
