@@ -540,6 +540,11 @@ func TestDiagnosticsArea(t *testing.T) {
 	wantRows(t, c, "SHOW WARNINGS", "Note|1051|Unknown table 'd.nope'")
 	mustExec(t, c, "SELECT 1")
 	wantRows(t, c, "SHOW WARNINGS")
+	// DROP TABLE of tables that do not exist names them all, as MySQL does.
+	mustExec(t, c, "CREATE TABLE here (a INT)")
+	wantErrCode(t, c, 1051, "DROP TABLE here, nope1, d.nope2")
+	wantRows(t, c, "SHOW WARNINGS", "Error|1051|Unknown table 'd.nope1,d.nope2'")
+	wantRows(t, c, "SHOW TABLES LIKE 'here'", "here") // all or nothing, as MySQL 8's atomic DROP
 }
 
 // CODEC-5: TIMESTAMP is an instant, shown in the session's time_zone (on

@@ -1080,23 +1080,36 @@ func (h *errorHandler) statementErrors(c *mysql.Conn, query string, err error) e
 		return nil
 	}
 	db := ""
+	var exists func(db, table string) bool
 	if s := h.session(c); s != nil {
 		db = s.GetCurrentDatabase()
+		exists = func(dbName, table string) bool {
+			ctx := sql.NewContext(context.Background(), sql.WithSession(s))
+			d, err := h.b.Database(ctx, dbName)
+			if err != nil {
+				return false
+			}
+			_, ok, err := d.GetTableInsensitive(ctx, table)
+			return err == nil && ok
+		}
 	}
-	return privilegeWording(query, unknownVariable(query, deallocateWording(query, dropUnknownTable(query, db, err))))
+	return privilegeWording(query, unknownVariable(query, deallocateWording(query, dropUnknownTable(query, db, exists, err))))
 }
 
 var (
 	dropTableRE   = regexp.MustCompile(`(?is)^\s*DROP\s+(?:TEMPORARY\s+)?(?:TABLES?|VIEW)\s+(.*?)\s*;?\s*$`)
 	noSuchTableRE = regexp.MustCompile(`^Table '([^']*)' doesn't exist`)
 	ifExistsRE    = regexp.MustCompile(`(?i)^IF\s+EXISTS\s+`)
+	dropTailRE    = regexp.MustCompile(`(?i)\s+(RESTRICT|CASCADE)\s*$`)
 )
 
 // dropUnknownTable answers DROP TABLE / DROP VIEW of a table that does not
 // exist with MySQL's 1051 "Unknown table" (go-mysql-server: 1146, or 1051
 // naming nothing for a view dropped as a table), the table as db.table
-// (db: the current database when the statement names none).
-func dropUnknownTable(query, db string, err error) error {
+// (db: the current database when the statement names none); all the
+// tables of the list that do not exist, as MySQL names them ('test.t2,
+// test.t3'), when exists can tell.
+func dropUnknownTable(query, db string, exists func(db, table string) bool, err error) error {
 	var se *mysql.SQLError
 	if err == nil || !errors.As(err, &se) || (se.Num != 1146 && se.Num != 1051) || !startsWithWord(query, "drop") {
 		return err
@@ -1106,6 +1119,23 @@ func dropUnknownTable(query, db string, err error) error {
 		return err
 	}
 	name := ifExistsRE.ReplaceAllString(m[1], "")
+	if exists != nil && db != "" && startsWithWord(query, "drop") && !containsFold(m[0][:min(len(m[0]), 40)], "view") {
+		if list, err := tableList(dropTailRE.ReplaceAllString(name, "")); err == nil {
+			var missing []string
+			for _, t := range list {
+				d := t[0]
+				if d == "" {
+					d = db
+				}
+				if !exists(d, t[1]) {
+					missing = append(missing, d+"."+t[1])
+				}
+			}
+			if len(missing) > 0 {
+				return mysql.NewSQLError(1051, "42S02", "Unknown table '%s'", strings.Join(missing, ","))
+			}
+		}
+	}
 	if sm := noSuchTableRE.FindStringSubmatch(se.Message); sm != nil {
 		name = sm[1]
 	}
