@@ -19,7 +19,7 @@ import (
 // Functions are MySQL built-in functions go-mysql-server v0.20.0 lacks
 // (FUNC-1), registered by the server where the name is free.
 func Functions() []sql.Function {
-	return append(append(quantifierFunctions(), assignFunction(), defaultFunction(), rollupMarker()),
+	return append(append(quantifierFunctions(), assignFunction(), defaultFunction(), rollupMarker(), benchmarkFunction()),
 		fn("truncate", 2, 2, truncateType, truncateNum),
 		fn("makedate", 2, 2, fixed(types.Date), makedate),
 		fn("maketime", 3, 3, fixed(types.Time), maketime),
@@ -514,4 +514,58 @@ func intervalIndex(ctx *sql.Context, a []any) (any, error) {
 		i++
 	}
 	return int32(i), nil
+}
+
+// benchmarkFunction is BENCHMARK(count, expr) (FUNC-1): expr evaluated
+// count times, then 0; NULL count NULL, a negative one NULL with Warning
+// 1411, as MySQL. A KILL QUERY ends the loop.
+func benchmarkFunction() sql.Function {
+	return sql.Function2{Name: "benchmark", Fn: func(count, expr sql.Expression) sql.Expression {
+		return &benchmark{count: count, expr: expr}
+	}}
+}
+
+type benchmark struct{ count, expr sql.Expression }
+
+var _ sql.FunctionExpression = (*benchmark)(nil)
+
+func (b *benchmark) Resolved() bool             { return b.count.Resolved() && b.expr.Resolved() }
+func (b *benchmark) IsNullable() bool           { return true }
+func (b *benchmark) Type() sql.Type             { return types.Int32 }
+func (b *benchmark) Children() []sql.Expression { return []sql.Expression{b.count, b.expr} }
+func (b *benchmark) FunctionName() string       { return "benchmark" }
+func (b *benchmark) Description() string        { return "evaluates an expression count times" }
+func (b *benchmark) IsNonDeterministic() bool   { return true }
+func (b *benchmark) String() string             { return fmt.Sprintf("benchmark(%s, %s)", b.count, b.expr) }
+func (b *benchmark) CollationCoercibility(*sql.Context) (sql.CollationID, byte) {
+	return sql.Collation_binary, 5
+}
+func (b *benchmark) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 2 {
+		return nil, sql.ErrInvalidChildrenNumber.New(b, len(children), 2)
+	}
+	return &benchmark{count: children[0], expr: children[1]}, nil
+}
+func (b *benchmark) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	v, err := b.count.Eval(ctx, row)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	n, err := toInt(ctx, v)
+	if err != nil {
+		return nil, err
+	}
+	if n < 0 {
+		ctx.Warn(1411, "Incorrect count value: '%d' for function benchmark", n)
+		return nil, nil
+	}
+	for i := int64(0); i < n; i++ {
+		if i%1024 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if _, err := b.expr.Eval(ctx, row); err != nil {
+			return nil, err
+		}
+	}
+	return int32(0), nil
 }

@@ -324,6 +324,8 @@ SET STATEMENT optimizer_switch = 'rowid_filter=off', join_cache_level = 2 FOR SE
 -- Digests of binary strings.
 SELECT SHA2(x'ff', 224), SHA2('abc', 256), SHA2('abc', 0), MD5(x'ff'), SHA1(x'00ff'), SHA('abc'), CRC32(x'ff'), CRC32('MySQL'), MD5(NULL), MD5(123);
 SELECT SHA2('abc', 1), SHA2('abc', '384') IS NOT NULL, SHA2('abc', 10000000000000);
+SELECT BENCHMARK(3, 1 + 1), BENCHMARK(NULL, 1), BENCHMARK(0, 1);
+SELECT BENCHMARK(-1, 1);
 -- Results past max_allowed_packet are NULL with Warning 1301.
 SELECT REPEAT('hello', 4294967295), LENGTH(REPEAT('a', 16777217)), LPAD('a', 4294967295, 'b'), RPAD('a', 20000000, 'b'), SPACE(4294967295);
 SHOW WARNINGS;
