@@ -25,7 +25,9 @@ import (
 // the same: from its first COM_QUERY on, its queries are routed through
 // ComMultiQuery too (the wire library decides by the capability flag),
 // where a text that is not one CALL goes to ComQuery as before, so such
-// a client still cannot run several statements in one query.
+// a client still cannot run several statements in one query. A CALL that
+// fails after result sets (a SIGNAL after a SELECT) sends them, then its
+// error instead of the OK packet.
 
 // callResultsMarker is the remainder standing for a CALL's result sets
 // still to send; text from a client that starts with it and has nothing
@@ -36,6 +38,7 @@ const callResultsMarker = "/*strata: more CALL results*/"
 type pendingCall struct {
 	results []*sqltypes.Result
 	rest    string // the text after the CALL
+	err     error  // the CALL failed after these results: sent after them
 }
 
 var pendingCalls sync.Map // connection id -> *pendingCall
@@ -75,6 +78,12 @@ func (h *errorHandler) callWithResults(ctx context.Context, c *mysql.Conn, query
 	}))
 	results := rules.TakeProcedureResults(id)
 	err = h.statementErrors(c, query, h.mapError(c, err))
+	// A CALL that fails after result sets sends them, then its error, as
+	// MySQL does (a SIGNAL after a SELECT).
+	failed := err
+	if err != nil && len(results) > 0 {
+		err = nil
+	}
 	if err != nil || len(results) == 0 {
 		for _, r := range own {
 			if err == nil {
@@ -105,10 +114,14 @@ func (h *errorHandler) callWithResults(ctx context.Context, c *mysql.Conn, query
 		}
 		sets[i] = res
 	}
-	h.done(c, nil)
-	// MySQL ends a CALL's result sets with the CALL's own OK packet.
-	sets = append(sets, &sqltypes.Result{})
-	pendingCalls.Store(id, &pendingCall{results: sets[1:], rest: rest})
+	if failed != nil {
+		pendingCalls.Store(id, &pendingCall{results: sets[1:], err: failed})
+	} else {
+		h.done(c, nil)
+		// MySQL ends a CALL's result sets with the CALL's own OK packet.
+		sets = append(sets, &sqltypes.Result{})
+		pendingCalls.Store(id, &pendingCall{results: sets[1:], rest: rest})
+	}
 	if err := h.spool(c, query, cb)(sets[0], true); err != nil {
 		pendingCalls.Delete(id)
 		return "", err
@@ -127,10 +140,15 @@ func (h *errorHandler) nextCallResult(c *mysql.Conn, query string, cb mysql.Resu
 		return "", false, nil
 	}
 	p := v.(*pendingCall)
+	if len(p.results) == 0 { // only the CALL's error is left
+		pendingCalls.Delete(c.ConnectionID)
+		h.done(c, p.err)
+		return "", true, p.err
+	}
 	next := p.results[0]
 	p.results = p.results[1:]
 	rest = callResultsMarker
-	if len(p.results) == 0 {
+	if len(p.results) == 0 && p.err == nil {
 		pendingCalls.Delete(c.ConnectionID)
 		rest = p.rest
 	}

@@ -1295,6 +1295,33 @@ func TestCallResultSets(t *testing.T) {
 	}
 	wantErrCode(t, c, 1064, "CALL p(); SELECT 1")
 	wantRows(t, c, "SELECT COUNT(*) FROM pt", "1")
+
+	// A CALL that fails after a result set sends it, then the error
+	// (go-sql-driver's TestInterruptBySignal, text protocol).
+	mustExec(t, c, `CREATE PROCEDURE sig(r INT) BEGIN SELECT r + 0 AS r; SIGNAL SQLSTATE '45001' SET MESSAGE_TEXT = 'an error', MYSQL_ERRNO = 45001; END`)
+	conn, err := c.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	rows, err := conn.QueryContext(context.Background(), "CALL sig(42)")
+	if err != nil {
+		t.Fatalf("CALL sig(42): the result set before the SIGNAL: %v", err)
+	}
+	var got []string
+	for rows.Next() {
+		var v string
+		rows.Scan(&v)
+		got = append(got, v)
+	}
+	if fmt.Sprint(got) != "[42]" {
+		t.Fatalf("CALL sig(42): rows %v", got)
+	}
+	if rows.NextResultSet() || rows.Err() == nil || !strings.Contains(rows.Err().Error(), "45001") {
+		t.Fatalf("CALL sig(42): after its rows, error %v", rows.Err())
+	}
+	rows.Close()
+	wantRows(t, conn, "SELECT 'next'", "next")
 }
 
 // resultSets reads every result set q answers (those with columns).
