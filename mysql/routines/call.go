@@ -232,7 +232,9 @@ func (c *call) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	if direct {
 		q = "SELECT (" + c.expr.with(lits) + ") AS " + ReturnColumn
 	}
-	v, err := sql.RunInterpreted(ctx, func(ictx *sql.Context) (any, error) {
+	// A copy of ctx is marked interpreted: the statement's own context is
+	// read meanwhile by the goroutine writing its rows.
+	v, err := sql.RunInterpreted(ctx.WithContext(ctx.Context), func(ictx *sql.Context) (any, error) {
 		sch, iter, _, err := c.p.runner.QueryWithBindings(ictx, q, nil, nil, nil)
 		if err != nil {
 			return nil, err
