@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -33,6 +34,30 @@ END`)
 	wantRows(t, c, "SELECT twice(21), twice(NULL), twice('5'), label('b'), label('x'), label(NULL), total()",
 		"42|NULL|10|b:low|x:high|none|60")
 	wantRows(t, c, "SELECT id FROM t WHERE twice(v) > 30 ORDER BY id", "2", "3")
+
+	// Sessions calling functions at once (each runs its own procedure's
+	// statements; run under the race detector).
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			db := ts.open("d")
+			for i := 0; i < 20; i++ {
+				var v string
+				if err := db.QueryRow("SELECT label('q')").Scan(&v); err != nil || v != "q:high" {
+					errs <- fmt.Errorf("label('q') = %q, %v", v, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
 
 	// Writes inside a function are the caller's transaction's.
 	mustExec(t, c, "CREATE TABLE log (msg VARCHAR(20))")
