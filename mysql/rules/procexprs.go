@@ -16,7 +16,8 @@ import (
 // rewritten into equivalents it does: x IS [NOT] NULL/TRUE/FALSE, x [NOT]
 // BETWEEN a AND b, CASE, EXISTS (subquery), unary minus and !. Its interpreter left a
 // parameter or local variable inside them unresolved ("Unknown column
-// 'x'" for IF x IS NULL THEN).
+// 'x'" for IF x IS NULL THEN). A SELECT's unaliased columns are named as
+// written (namedColumns).
 func procedureExpressions(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	c, ok := n.(*plan.Call)
 	if !ok {
@@ -25,12 +26,14 @@ func procedureExpressions(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ 
 	for i := range c.Ops {
 		if c.Ops[i].PrimaryData != nil {
 			rewriteExprs(reflect.ValueOf(&c.Ops[i].PrimaryData).Elem())
+			namedColumns(c.Ops[i].PrimaryData)
 		}
 	}
 	if c.Procedure != nil {
 		for _, op := range c.Procedure.Ops {
 			if op != nil && op.PrimaryData != nil {
 				rewriteExprs(reflect.ValueOf(&op.PrimaryData).Elem())
+				namedColumns(op.PrimaryData)
 			}
 		}
 	}
@@ -38,6 +41,28 @@ func procedureExpressions(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ 
 }
 
 var exprType = reflect.TypeOf((*ast.Expr)(nil)).Elem()
+
+// namedColumns gives a SELECT's bare column references their name as an
+// alias: the interpreter puts a variable's value in place of a reference
+// to it, and the result column was then named after the value (SELECT r
+// in a procedure called with 42 answered a column "42").
+func namedColumns(stmt ast.Statement) {
+	sel, ok := stmt.(*ast.Select)
+	if !ok {
+		return
+	}
+	for _, se := range sel.SelectExprs {
+		ae, ok := se.(*ast.AliasedExpr)
+		if !ok || !ae.As.IsEmpty() {
+			continue
+		}
+		if cn, ok := ae.Expr.(*ast.ColName); ok {
+			ae.As = ast.NewColIdent(cn.Name.String())
+		} else if ae.InputExpression != "" {
+			ae.As = ast.NewColIdent(ae.InputExpression) // as written: x+1
+		}
+	}
+}
 
 // rewriteExprs walks v (settable), replacing each expression of a form
 // RULE-66 rewrites, children first.

@@ -1322,6 +1322,19 @@ func TestCallResultSets(t *testing.T) {
 	}
 	rows.Close()
 	wantRows(t, conn, "SELECT 'next'", "next")
+
+	// A procedure's SELECT of a parameter names the column after it, not
+	// after its value (rules RULE-66's namedColumns).
+	mustExecConn(t, conn, "CREATE PROCEDURE named(v INT) SELECT v, v AS w")
+	rows, err = conn.QueryContext(context.Background(), "CALL named(42)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols, _ := rows.Columns()
+	rows.Close()
+	if fmt.Sprint(cols) != "[v w]" {
+		t.Fatalf("CALL named(42) columns %v", cols)
+	}
 }
 
 // resultSets reads every result set q answers (those with columns).
