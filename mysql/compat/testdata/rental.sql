@@ -59,6 +59,7 @@ CREATE FUNCTION customer_total(p_customer_id INT) RETURNS DECIMAL(7,2) READS SQL
 
 SELECT * FROM actor_info ORDER BY actor_id;
 SELECT FID, title, category, price, length, rating, actors FROM film_list ORDER BY FID;
+-- @sorted
 SELECT * FROM sales_by_category;
 SELECT inventory_id, inventory_in_stock(inventory_id) FROM inventory ORDER BY inventory_id;
 SELECT customer_id, first_name, customer_total(customer_id) FROM customer ORDER BY customer_id;
