@@ -299,31 +299,13 @@ func (tb *Table) RenameIndex(ctx *sql.Context, from, to string) error {
 		return err
 	}
 	ndef := t.def.clone()
+	if ndef.hasIndexNamed(to) {
+		return sql.ErrDuplicateKey.New(to)
+	}
 	found := false
-	for i := range ndef.Indexes {
-		if strings.EqualFold(ndef.Indexes[i].Name, to) {
-			return sql.ErrDuplicateKey.New(to)
-		}
-		if strings.EqualFold(ndef.Indexes[i].Name, from) {
-			ndef.Indexes[i].Name = to
-			found = true
-		}
-	}
-	for i := range ndef.Spatial {
-		if strings.EqualFold(ndef.Spatial[i].Name, to) {
-			return sql.ErrDuplicateKey.New(to)
-		}
-		if strings.EqualFold(ndef.Spatial[i].Name, from) {
-			ndef.Spatial[i].Name = to
-			found = true
-		}
-	}
-	for i := range ndef.FullText {
-		if strings.EqualFold(ndef.FullText[i].Name, to) {
-			return sql.ErrDuplicateKey.New(to)
-		}
-		if strings.EqualFold(ndef.FullText[i].Name, from) {
-			ndef.FullText[i].Name = to
+	for _, n := range ndef.indexNames() { // B-tree, FULLTEXT (FT-1), SPATIAL (FT-5)
+		if strings.EqualFold(*n, from) {
+			*n = to
 			found = true
 		}
 	}

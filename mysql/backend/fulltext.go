@@ -114,41 +114,46 @@ func (tb *Table) CreateFulltextIndex(ctx *sql.Context, def sql.IndexDef, keyCols
 	})
 }
 
+// lookuplessIndex is what FULLTEXT and SPATIAL indexes share as
+// go-mysql-server sees them: named columns of the table, no range lookups
+// (FT-1, FT-5).
+type lookuplessIndex struct {
+	t       *table
+	name    string
+	columns []int
+	comment string
+}
+
+func (x lookuplessIndex) ID() string                                 { return x.name }
+func (x lookuplessIndex) Database() string                           { return x.t.db.name }
+func (x lookuplessIndex) Table() string                              { return x.t.def.Name }
+func (x lookuplessIndex) Expressions() []string                      { return x.t.exprs(x.columns) }
+func (x lookuplessIndex) IsUnique() bool                             { return false }
+func (x lookuplessIndex) IsVector() bool                             { return false }
+func (x lookuplessIndex) IsGenerated() bool                          { return false }
+func (x lookuplessIndex) Comment() string                            { return x.comment }
+func (x lookuplessIndex) CanSupport(*sql.Context, ...sql.Range) bool { return false }
+func (x lookuplessIndex) CanSupportOrderBy(sql.Expression) bool      { return false }
+func (x lookuplessIndex) PrefixLengths() []uint16                    { return nil }
+func (x lookuplessIndex) ColumnExpressionTypes() []sql.ColumnExpressionType {
+	return x.t.cets(x.columns)
+}
+
 // fullTextIndex is a FULLTEXT index as go-mysql-server sees it.
 type fullTextIndex struct {
-	t   *table
+	lookuplessIndex
 	def fullTextDef
 }
 
 var _ fulltext.Index = (*fullTextIndex)(nil)
 
-func (x *fullTextIndex) ID() string       { return x.def.Name }
-func (x *fullTextIndex) Database() string { return x.t.db.name }
-func (x *fullTextIndex) Table() string    { return x.t.def.Name }
-func (x *fullTextIndex) Expressions() []string {
-	out := make([]string, len(x.def.Columns))
-	for i, o := range x.def.Columns {
-		out[i] = x.t.def.Name + "." + x.t.sch[o].Name
-	}
-	return out
+func newFullTextIndex(t *table, def fullTextDef) *fullTextIndex {
+	return &fullTextIndex{lookuplessIndex{t, def.Name, def.Columns, def.Comment}, def}
 }
-func (x *fullTextIndex) IsUnique() bool                             { return false }
-func (x *fullTextIndex) IsSpatial() bool                            { return false }
-func (x *fullTextIndex) IsFullText() bool                           { return true }
-func (x *fullTextIndex) IsVector() bool                             { return false }
-func (x *fullTextIndex) IsGenerated() bool                          { return false }
-func (x *fullTextIndex) Comment() string                            { return x.def.Comment }
-func (x *fullTextIndex) IndexType() string                          { return "FULLTEXT" }
-func (x *fullTextIndex) CanSupport(*sql.Context, ...sql.Range) bool { return false }
-func (x *fullTextIndex) CanSupportOrderBy(sql.Expression) bool      { return false }
-func (x *fullTextIndex) PrefixLengths() []uint16                    { return nil }
-func (x *fullTextIndex) ColumnExpressionTypes() []sql.ColumnExpressionType {
-	out := make([]sql.ColumnExpressionType, len(x.def.Columns))
-	for i, o := range x.def.Columns {
-		out[i] = sql.ColumnExpressionType{Expression: x.t.def.Name + "." + x.t.sch[o].Name, Type: x.t.sch[o].Type}
-	}
-	return out
-}
+
+func (x *fullTextIndex) IsSpatial() bool   { return false }
+func (x *fullTextIndex) IsFullText() bool  { return true }
+func (x *fullTextIndex) IndexType() string { return "FULLTEXT" }
 func (x *fullTextIndex) FullTextTableNames(*sql.Context) (fulltext.IndexTableNames, error) {
 	return x.def.Tables, nil
 }
@@ -188,7 +193,7 @@ func (tb *Table) withFullText(ctx *sql.Context, e *editor) sql.TableEditor {
 				return failedEditor(err)
 			}
 		}
-		set := fulltext.TableSet{Index: &fullTextIndex{t: t, def: def}}
+		set := fulltext.TableSet{Index: newFullTextIndex(t, def)}
 		for _, p := range []struct {
 			name string
 			to   *fulltext.EditableTable
@@ -240,38 +245,15 @@ type spatialDef struct {
 	Comment string `json:"comment,omitempty"`
 }
 
-type spatialIndex struct {
-	t   *table
-	def spatialDef
+type spatialIndex struct{ lookuplessIndex }
+
+func newSpatialIndex(t *table, def spatialDef) *spatialIndex {
+	return &spatialIndex{lookuplessIndex{t, def.Name, def.Columns, def.Comment}}
 }
 
-func (x *spatialIndex) ID() string       { return x.def.Name }
-func (x *spatialIndex) Database() string { return x.t.db.name }
-func (x *spatialIndex) Table() string    { return x.t.def.Name }
-func (x *spatialIndex) Expressions() []string {
-	out := make([]string, len(x.def.Columns))
-	for i, o := range x.def.Columns {
-		out[i] = x.t.def.Name + "." + x.t.sch[o].Name
-	}
-	return out
-}
-func (x *spatialIndex) IsUnique() bool                             { return false }
-func (x *spatialIndex) IsSpatial() bool                            { return true }
-func (x *spatialIndex) IsFullText() bool                           { return false }
-func (x *spatialIndex) IsVector() bool                             { return false }
-func (x *spatialIndex) IsGenerated() bool                          { return false }
-func (x *spatialIndex) Comment() string                            { return x.def.Comment }
-func (x *spatialIndex) IndexType() string                          { return "SPATIAL" }
-func (x *spatialIndex) CanSupport(*sql.Context, ...sql.Range) bool { return false }
-func (x *spatialIndex) CanSupportOrderBy(sql.Expression) bool      { return false }
-func (x *spatialIndex) PrefixLengths() []uint16                    { return nil }
-func (x *spatialIndex) ColumnExpressionTypes() []sql.ColumnExpressionType {
-	out := make([]sql.ColumnExpressionType, len(x.def.Columns))
-	for i, o := range x.def.Columns {
-		out[i] = sql.ColumnExpressionType{Expression: x.t.def.Name + "." + x.t.sch[o].Name, Type: x.t.sch[o].Type}
-	}
-	return out
-}
+func (x *spatialIndex) IsSpatial() bool   { return true }
+func (x *spatialIndex) IsFullText() bool  { return false }
+func (x *spatialIndex) IndexType() string { return "SPATIAL" }
 
 // createSpatialIndex records a SPATIAL index (FT-5): over one geometry
 // column declared NOT NULL, as MySQL requires (1252).
@@ -304,20 +286,26 @@ func (tb *Table) createSpatialIndex(ctx *sql.Context, def sql.IndexDef) error {
 	})
 }
 
+// indexNames are the names of all of d's indexes (B-tree, FULLTEXT,
+// SPATIAL), to check or to change.
+func (d *tableDef) indexNames() []*string {
+	var out []*string
+	for i := range d.Indexes {
+		out = append(out, &d.Indexes[i].Name)
+	}
+	for i := range d.FullText {
+		out = append(out, &d.FullText[i].Name)
+	}
+	for i := range d.Spatial {
+		out = append(out, &d.Spatial[i].Name)
+	}
+	return out
+}
+
 // hasIndexNamed reports whether any index of d is called name.
 func (d *tableDef) hasIndexNamed(name string) bool {
-	for _, ix := range d.Indexes {
-		if strings.EqualFold(ix.Name, name) {
-			return true
-		}
-	}
-	for _, ix := range d.FullText {
-		if strings.EqualFold(ix.Name, name) {
-			return true
-		}
-	}
-	for _, ix := range d.Spatial {
-		if strings.EqualFold(ix.Name, name) {
+	for _, n := range d.indexNames() {
+		if strings.EqualFold(*n, name) {
 			return true
 		}
 	}

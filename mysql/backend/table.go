@@ -584,10 +584,10 @@ func (tb *Table) GetIndexes(ctx *sql.Context) ([]sql.Index, error) {
 		out = append(out, &Index{t: t, ix: ix})
 	}
 	for _, ft := range t.def.FullText { // FT-1
-		out = append(out, &fullTextIndex{t: t, def: ft})
+		out = append(out, newFullTextIndex(t, ft))
 	}
 	for _, sp := range t.def.Spatial { // FT-5
-		out = append(out, &spatialIndex{t: t, def: sp})
+		out = append(out, newSpatialIndex(t, sp))
 	}
 	return out, nil
 }
@@ -933,10 +933,12 @@ func (x *Index) ID() string {
 func (x *Index) Database() string { return x.t.db.name }
 func (x *Index) Table() string    { return x.t.def.Name }
 
-func (x *Index) exprs(ords []int) []string {
+// exprs names the columns ords as go-mysql-server names an index's
+// expressions (table.column).
+func (t *table) exprs(ords []int) []string {
 	out := make([]string, len(ords))
 	for i, o := range ords {
-		out[i] = x.t.def.Name + "." + x.t.sch[o].Name
+		out[i] = t.def.Name + "." + t.sch[o].Name
 	}
 	return out
 }
@@ -958,8 +960,8 @@ func (x *Index) extended() []int {
 	return ords
 }
 
-func (x *Index) Expressions() []string         { return x.exprs(x.ordinals()) }
-func (x *Index) ExtendedExpressions() []string { return x.exprs(x.extended()) }
+func (x *Index) Expressions() []string         { return x.t.exprs(x.ordinals()) }
+func (x *Index) ExtendedExpressions() []string { return x.t.exprs(x.extended()) }
 func (x *Index) IsUnique() bool                { return x.ix == nil || x.ix.def.Unique }
 func (x *Index) IsSpatial() bool               { return false }
 func (x *Index) IsFullText() bool              { return false }
@@ -993,18 +995,18 @@ func (x *Index) Comment() string {
 	return x.ix.def.Comment
 }
 
-func (x *Index) cets(ords []int) []sql.ColumnExpressionType {
-	names := x.exprs(ords)
+func (t *table) cets(ords []int) []sql.ColumnExpressionType {
+	names := t.exprs(ords)
 	out := make([]sql.ColumnExpressionType, len(ords))
 	for i, o := range ords {
-		out[i] = sql.ColumnExpressionType{Expression: names[i], Type: x.t.sch[o].Type}
+		out[i] = sql.ColumnExpressionType{Expression: names[i], Type: t.sch[o].Type}
 	}
 	return out
 }
 
-func (x *Index) ColumnExpressionTypes() []sql.ColumnExpressionType { return x.cets(x.ordinals()) }
+func (x *Index) ColumnExpressionTypes() []sql.ColumnExpressionType { return x.t.cets(x.ordinals()) }
 func (x *Index) ExtendedColumnExpressionTypes() []sql.ColumnExpressionType {
-	return x.cets(x.extended())
+	return x.t.cets(x.extended())
 }
 func (x *Index) CanSupport(*sql.Context, ...sql.Range) bool { return true }
 func (x *Index) CanSupportOrderBy(sql.Expression) bool      { return false }

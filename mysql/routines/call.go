@@ -32,7 +32,8 @@ type provider struct {
 	runner   sql.StatementRunner
 	b        *backend.Backend
 	builtins map[string]bool
-	types    sync.Map // "db.name" -> typeCache
+	returns  sync.Map // "db.name" -> typeCache
+	params   sync.Map // "db.name" -> paramCache
 }
 
 type typeCache struct {
@@ -92,8 +93,8 @@ func mayExecute(ctx *sql.Context, db string) bool {
 
 // paramTypes are def's parameters' types, parsed once per definition.
 func (p *provider) paramTypes(db string, def backend.FunctionDef) ([]sql.Type, bool) {
-	key := "params:" + strings.ToLower(db+"."+def.Name)
-	if c, ok := p.types.Load(key); ok && c.(paramCache).text == def.Params {
+	key := strings.ToLower(db + "." + def.Name)
+	if c, ok := p.params.Load(key); ok && c.(paramCache).text == def.Params {
 		return c.(paramCache).types, c.(paramCache).ok
 	}
 	pc := paramCache{text: def.Params, ok: true}
@@ -110,7 +111,7 @@ func (p *provider) paramTypes(db string, def backend.FunctionDef) ([]sql.Type, b
 			pc.types = append(pc.types, t)
 		}
 	}
-	p.types.Store(key, pc)
+	p.params.Store(key, pc)
 	return pc.types, pc.ok
 }
 
@@ -123,14 +124,14 @@ type paramCache struct {
 // returnType is def's RETURNS type, parsed once per definition.
 func (p *provider) returnType(db string, def backend.FunctionDef) (sql.Type, error) {
 	key := strings.ToLower(db + "." + def.Name)
-	if c, ok := p.types.Load(key); ok && c.(typeCache).returns == def.Returns {
+	if c, ok := p.returns.Load(key); ok && c.(typeCache).returns == def.Returns {
 		return c.(typeCache).typ, nil
 	}
 	typ, err := ParseType(def.Returns)
 	if err != nil {
 		return nil, err
 	}
-	p.types.Store(key, typeCache{returns: def.Returns, typ: typ})
+	p.returns.Store(key, typeCache{returns: def.Returns, typ: typ})
 	return typ, nil
 }
 

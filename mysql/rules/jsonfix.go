@@ -34,13 +34,8 @@ func (j *jsonUnquote) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	if err != nil || v == nil {
 		return v, err
 	}
-	var s string
-	switch x := v.(type) {
-	case string:
-		s = x
-	case []byte:
-		s = string(x)
-	default:
+	s, ok := textOf(v)
+	if !ok {
 		return j.JSONUnquote.Eval(ctx, row) // a JSON document: already decoded
 	}
 	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' {

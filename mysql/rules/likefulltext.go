@@ -16,7 +16,7 @@ import (
 // without a key length").
 func likeFullText(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	ct, ok := n.(*plan.CreateTable)
-	if !ok || len(ct.Indexes()) == 0 || !containsFoldASCII(ctx.Query(), "like") {
+	if !ok || len(ct.Indexes()) == 0 || !strings.Contains(strings.ToLower(ctx.Query()), "like") {
 		return n, transform.SameTree, nil
 	}
 	stmt, err := ast.Parse(ctx.Query())
@@ -55,8 +55,4 @@ func likeFullText(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, _ *plan.Sc
 		}
 	}
 	return n, transform.SameTree, nil
-}
-
-func containsFoldASCII(s, sub string) bool {
-	return strings.Contains(strings.ToLower(s), sub)
 }

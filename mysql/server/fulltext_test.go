@@ -1,8 +1,6 @@
 package server
 
 import (
-	"fmt"
-	"os/exec"
 	"strings"
 	"testing"
 )
@@ -73,19 +71,8 @@ func TestFullTextIndexes(t *testing.T) {
 
 	// A dump restores the table and its index; DROP TABLE takes the
 	// index's tables along, so the table can be created again.
-	out, err := exec.Command("mariadb-dump", "--no-defaults", "--protocol=tcp", "-h127.0.0.1", fmt.Sprintf("-P%d", ts.port()),
-		"-uroot", "--databases", "d").Output()
-	if err != nil {
-		t.Fatalf("mariadb-dump: %v\n%s", err, out)
-	}
-	if strings.Contains(string(out), "strata_ft_") {
-		t.Fatalf("the dump holds FULLTEXT pseudo-tables:\n%s", out)
-	}
-	mustExec(t, ts.open(""), "DROP DATABASE d")
-	restore := exec.Command("mariadb", "--no-defaults", "--protocol=tcp", "-h127.0.0.1", fmt.Sprintf("-P%d", ts.port()), "-uroot")
-	restore.Stdin = strings.NewReader(string(out))
-	if msg, err := restore.CombinedOutput(); err != nil {
-		t.Fatalf("restore: %v\n%s", err, msg)
+	if dump := ts.dumpAndRestore("d"); strings.Contains(dump, "strata_ft_") {
+		t.Fatalf("the dump holds FULLTEXT pseudo-tables:\n%s", dump)
 	}
 	c = ts.open("d")
 	if got := search("tricks mysqld"); got != "4" {

@@ -3,7 +3,6 @@ package server
 import (
 	"database/sql"
 	"fmt"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -135,19 +134,8 @@ END`)
 	wantRows(t, app, "SELECT twice(1)", "2")
 
 	// mariadb-dump --routines, restored: the functions come back.
-	out, err := exec.Command("mariadb-dump", "--no-defaults", "--protocol=tcp", "-h127.0.0.1", fmt.Sprintf("-P%d", ts.port()),
-		"-uroot", "--routines", "--databases", "d").Output()
-	if err != nil {
-		t.Fatalf("mariadb-dump --routines: %v\n%s", err, out)
-	}
-	if !strings.Contains(string(out), "CREATE DEFINER=`root`@`localhost` FUNCTION `twice`") {
-		t.Fatalf("dump without the function:\n%s", out)
-	}
-	mustExec(t, root, "DROP DATABASE d")
-	restore := exec.Command("mariadb", "--no-defaults", "--protocol=tcp", "-h127.0.0.1", fmt.Sprintf("-P%d", ts.port()), "-uroot")
-	restore.Stdin = strings.NewReader(string(out))
-	if msg, err := restore.CombinedOutput(); err != nil {
-		t.Fatalf("restore: %v\n%s", err, msg)
+	if dump := ts.dumpAndRestore("d", "--routines"); !strings.Contains(dump, "CREATE DEFINER=`root`@`localhost` FUNCTION `twice`") {
+		t.Fatalf("dump without the function:\n%s", dump)
 	}
 	wantRows(t, ts.open("d"), "SELECT twice(7), label('a'), total()", "14|a:low|60")
 }

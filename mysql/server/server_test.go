@@ -61,6 +61,24 @@ func (ts *testServer) stop() {
 
 func (ts *testServer) port() int { return ts.srv.Addr().(*net.TCPAddr).Port }
 
+// dumpAndRestore dumps database db with mariadb-dump (and opts), drops it
+// and loads the dump back with the mariadb client; it returns the dump.
+func (ts *testServer) dumpAndRestore(db string, opts ...string) string {
+	ts.t.Helper()
+	args := append([]string{"--no-defaults", "--protocol=tcp", "-h127.0.0.1", fmt.Sprintf("-P%d", ts.port()), "-uroot"}, opts...)
+	out, err := exec.Command("mariadb-dump", append(args, "--databases", db)...).Output()
+	if err != nil {
+		ts.t.Fatalf("mariadb-dump %v: %v\n%s", opts, err, out)
+	}
+	mustExec(ts.t, ts.open(""), "DROP DATABASE "+db)
+	restore := exec.Command("mariadb", args[:5]...)
+	restore.Stdin = strings.NewReader(string(out))
+	if msg, err := restore.CombinedOutput(); err != nil {
+		ts.t.Fatalf("restore: %v\n%s", err, msg)
+	}
+	return string(out)
+}
+
 func (ts *testServer) open(dbName string) *sql.DB {
 	ts.t.Helper()
 	c, err := sql.Open("mysql", fmt.Sprintf("root@tcp(%s)/%s?parseTime=true", ts.srv.Addr(), dbName))

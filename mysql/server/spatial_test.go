@@ -1,8 +1,6 @@
 package server
 
 import (
-	"fmt"
-	"os/exec"
 	"strings"
 	"testing"
 )
@@ -45,17 +43,7 @@ func TestSpatialColumns(t *testing.T) {
 	c = ts.open("d")
 	check("after a restart")
 
-	out, err := exec.Command("mariadb-dump", "--no-defaults", "--protocol=tcp", "-h127.0.0.1", fmt.Sprintf("-P%d", ts.port()),
-		"-uroot", "--databases", "d").Output()
-	if err != nil {
-		t.Fatalf("mariadb-dump: %v\n%s", err, out)
-	}
-	mustExec(t, ts.open(""), "DROP DATABASE d")
-	restore := exec.Command("mariadb", "--no-defaults", "--protocol=tcp", "-h127.0.0.1", fmt.Sprintf("-P%d", ts.port()), "-uroot")
-	restore.Stdin = strings.NewReader(string(out))
-	if msg, err := restore.CombinedOutput(); err != nil {
-		t.Fatalf("restore: %v\n%s", err, msg)
-	}
+	ts.dumpAndRestore("d")
 	c = ts.open("d")
 	check("after a dump and restore")
 }
