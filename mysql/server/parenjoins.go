@@ -63,14 +63,40 @@ func (h *errorHandler) parsedQuerier() parsedQuerier {
 }
 
 // comQuery runs one statement through go-mysql-server's handler, with
-// SRV-PARENJOIN's rewrite where the statement needs it.
+// SRV-PARENJOIN's rewrite where the statement needs it, and
+// SRV-ORDERALIAS's when it failed for an alias.
 func (h *errorHandler) comQuery(ctx context.Context, c *mysql.Conn, q string, cb mysql.ResultSpoolFn) error {
-	if pq := h.parsedQuerier(); pq != nil {
-		if stmt, ok := parenJoins(q); ok {
-			return pq.ComParsedQuery(ctx, c, q, stmt, cb)
-		}
+	pq := h.parsedQuerier()
+	if pq == nil {
+		return h.Handler.ComQuery(ctx, c, q, cb)
 	}
-	return h.Handler.ComQuery(ctx, c, q, cb)
+	stmt, ok := parenJoins(q)
+	var err error
+	if ok {
+		err = pq.ComParsedQuery(ctx, c, q, stmt, cb)
+	} else {
+		stmt = nil
+		err = h.Handler.ComQuery(ctx, c, q, cb)
+	}
+	return h.retryAliases(ctx, c, q, stmt, err, cb)
+}
+
+// retryAliases runs q again from its syntax tree (prev when it has one)
+// while SRV-ORDERALIAS finds an alias to replace for its error.
+func (h *errorHandler) retryAliases(ctx context.Context, c *mysql.Conn, q string, prev sqlparser.Statement, err error, cb mysql.ResultSpoolFn) error {
+	pq := h.parsedQuerier()
+	for i := 0; err != nil && pq != nil && i < orderAliasRetries; i++ {
+		stmt, ok, rerr := orderAliasRetry(q, mapError(err), prev)
+		if rerr != nil {
+			return rerr
+		}
+		if !ok {
+			break
+		}
+		prev = stmt
+		err = pq.ComParsedQuery(ctx, c, q, stmt, cb)
+	}
+	return err
 }
 
 // parenJoinFirst runs the first statement of a multi-statement text when

@@ -379,3 +379,18 @@ SELECT pj1.a, pj2.a, pj4.a FROM pj1 JOIN (pj2 JOIN pj4) ON pj2.a = pj1.a AND pj4
 SELECT pj1.a, pj2.a, pj4.a FROM pj1 JOIN (pj2 CROSS JOIN pj4) ON pj2.a = pj1.a AND pj4.a = pj2.a ORDER BY 1, 2, 3;
 SELECT pj1.a, pj2.a, pj4.a FROM (pj2 JOIN pj4 ON pj4.a <= pj2.a) JOIN pj1 ON pj2.a = pj1.a AND pj4.a + 1 = pj2.a ORDER BY 1, 2, 3;
 SELECT COUNT(*) FROM pj1 LEFT JOIN (pj2 JOIN pj4) ON pj2.a = pj1.a AND pj4.a = pj2.a;
+-- Aliases of the select list inside ORDER BY and GROUP BY expressions (server SRV-ORDERALIAS).
+CREATE TABLE oa (a INT, b INT, s VARCHAR(10));
+INSERT INTO oa VALUES (1, 30, 'x'), (2, 20, 'y'), (3, 10, 'z'), (4, 10, 'w');
+SELECT a + 1 AS num FROM oa ORDER BY 30 - num;
+SELECT CONCAT('test', a) AS str FROM oa ORDER BY UPPER(str) DESC;
+SELECT a, s AS c FROM oa ORDER BY CONCAT(c, 'q'), a;
+SELECT a AS b FROM oa ORDER BY b + 0, a;
+SELECT a * 10 AS x, b FROM oa ORDER BY -x;
+SELECT a AS x, b FROM oa ORDER BY x + b, x;
+SELECT b + 1 AS x FROM oa GROUP BY b, x + 1 ORDER BY 1;
+SELECT b AS x, COUNT(*) AS n FROM oa GROUP BY x ORDER BY x * 2 DESC;
+SELECT SUM(b) AS t FROM oa GROUP BY a ORDER BY t + 1 DESC;
+SELECT SUM(b) AS t FROM oa GROUP BY t + 1;
+SELECT a AS x FROM oa WHERE a > 1 UNION SELECT 7 ORDER BY x + 1;
+SELECT q.x FROM (SELECT a + 1 AS x FROM oa ORDER BY -x LIMIT 2) AS q ORDER BY q.x;
