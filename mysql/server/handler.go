@@ -718,7 +718,7 @@ func (h *errorHandler) rewrite(c *mysql.Conn, query string) string {
 	}
 	s := h.session(c)
 	if s == nil {
-		return rewriteQuery(query, true)
+		return parenQuery(rewriteQuery(query, true))
 	}
 	query = clientText(s, query)
 	beginDiagnostics(s, query)
@@ -730,7 +730,7 @@ func (h *errorHandler) rewrite(c *mysql.Conn, query string) string {
 			mode = strings.ToUpper(mode)
 		}
 	}
-	query = rewriteQuery(query, !strings.Contains(mode, "NO_BACKSLASH_ESCAPES"))
+	query = parenQuery(rewriteQuery(query, !strings.Contains(mode, "NO_BACKSLASH_ESCAPES"))) // SRV-PARENQUERY
 	if h.b.HasGeneratedColumns() && !strings.Contains(mode, "STRICT_") {
 		query = generatedValues(s, query)
 	}

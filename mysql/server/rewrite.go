@@ -28,8 +28,8 @@ import (
 //   - LOCK TABLE is LOCK TABLES and DROP TABLES is DROP TABLE (MySQL
 //     takes both spellings; the parser one each). FLUSH STATUS is FLUSH
 //     TABLES: a no-op after the same RELOAD check (go-mysql-server keeps
-//     no session counters for it to reset). A statement that is one
-//     parenthesized query, (SELECT ...), is the query. An index hint's
+//     no session counters for it to reset). (A parenthesized query:
+//     parenquery.go, SRV-PARENQUERY.) An index hint's
 //     FOR ORDER BY / FOR GROUP BY / FOR JOIN is dropped (the hint then
 //     applies to the whole query; only plans change).
 //   - In CREATE/ALTER, DEFAULT f(...) (MariaDB's form, in its dumps:
@@ -95,10 +95,6 @@ func rewriteQuery(q string, backslashEscapes bool) string {
 		emit(m[2], "TABLE", m[3]-m[2])
 	} else if flushStatusRE.MatchString(q) {
 		return "FLUSH TABLES" // no-op after the same RELOAD check
-	} else if len(q) > 2 && q[0] == '(' {
-		if c := matchParen(q, 0); c > 0 && strings.TrimSpace(q[c+1:]) == "" && startsWithWord(q[1:], "select", "with", "values", "table") {
-			q = q[1:c] // (SELECT ...) as a whole statement
-		}
 	}
 	if m := indexHintForRE.FindAllStringSubmatchIndex(q, -1); m != nil && !strings.ContainsAny(q, "'\"`") {
 		for _, x := range m { // USE/IGNORE/FORCE INDEX FOR ORDER BY|GROUP BY|JOIN: the FOR part goes

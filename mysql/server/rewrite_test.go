@@ -43,7 +43,6 @@ func TestRewriteQuery(t *testing.T) {
 		{"SELECT ':=', @@x, @`q` := 'a)'", "SELECT ':=', @@x, strata_assign(@`q` , ( 'a)'))"},
 		{"DROP TEMPORARY TABLES IF EXISTS t1", "DROP TEMPORARY TABLE IF EXISTS t1"},
 		{"flush status", "FLUSH TABLES"},
-		{"(select * from t1)", "select * from t1"},
 		{"(select 1) union (select 2)", "(select 1) union (select 2)"},
 		{"SELECT a FROM t1 IGNORE INDEX FOR ORDER BY (PRIMARY,i2) ORDER BY a", "SELECT a FROM t1 IGNORE INDEX (PRIMARY,i2) ORDER BY a"},
 		{"SELECT a FROM t1 USE KEY for join (a) WHERE b = 'x'", "SELECT a FROM t1 USE KEY for join (a) WHERE b = 'x'"},

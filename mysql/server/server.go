@@ -21,7 +21,9 @@
 // MySQL writes them), SRV-CTAS (ctas.go: CREATE TABLE ... SELECT with
 // column definitions or a UNION), SRV-PARENJOIN (parenjoins.go: FROM t1
 // JOIN (t2, t3)), SRV-ORDERALIAS (orderalias.go: select-list aliases
-// inside ORDER BY and GROUP BY expressions), SRV-STARTVARS (server.go startupVariables: global system
+// inside ORDER BY and GROUP BY expressions), SRV-PARENQUERY
+// (parenquery.go: (SELECT ...) ORDER BY/LIMIT, CREATE VIEW v AS (SELECT
+// ...)), SRV-STARTVARS (server.go startupVariables: global system
 // variables from the command line, --character-set-server=latin1 as
 // mysqld takes it), the fast path's FP-n (fastpath.go).
 package server
