@@ -46,6 +46,9 @@ import (
 // SES-10 COMMIT AND CHAIN / ROLLBACK AND CHAIN (the parser drops the
 // clause; the server detects it) start a new transaction at once with the
 // ended one's isolation level and access mode (ChainState, ChainIsolation).
+// SES-11 @@warning_count and @@error_count are read from the diagnostics
+// area (the previous statement's warnings, notes and errors; errors only),
+// as MySQL computes them; go-mysql-server has neither variable.
 
 var ioEOF = io.EOF
 
@@ -494,4 +497,24 @@ func (s *Session) Warn(w *sql.Warning) {
 		w = &c
 	}
 	s.BaseSession.Warn(w)
+}
+
+// GetSessionVariable answers warning_count and error_count from the
+// diagnostics area (SES-11); every other name is go-mysql-server's.
+func (s *Session) GetSessionVariable(ctx *sql.Context, name string) (interface{}, error) {
+	if n := len(name); (n == len("warning_count") || n == len("error_count")) && strings.EqualFold(name[n-6:], "_count") {
+		switch strings.ToLower(name) {
+		case "warning_count":
+			return uint64(len(s.Warnings())), nil
+		case "error_count":
+			n := uint64(0)
+			for _, w := range s.Warnings() {
+				if w.Level == "Error" {
+					n++
+				}
+			}
+			return n, nil
+		}
+	}
+	return s.BaseSession.GetSessionVariable(ctx, name)
 }

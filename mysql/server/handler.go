@@ -79,6 +79,7 @@ func (h *errorHandler) NewConnection(c *mysql.Conn) {
 // of the packets still to be written.
 func (h *errorHandler) done(c *mysql.Conn, err error) {
 	if s := h.session(c); s != nil {
+		s.UnlockWarnings() // locked by beginDiagnostics
 		s.StatementDone(err != nil)
 		h.setStatusOf(c, s)
 		// A failed statement's diagnostics are its error alone, which
@@ -513,15 +514,21 @@ func floatText(raw []byte, float32 bool) ([]byte, bool) {
 // @@error_count, GET DIAGNOSTICS), as MySQL does for every statement.
 // go-mysql-server clears them itself, but keeps the previous statement's
 // and drops the new statement's planning warnings (DROP TABLE IF EXISTS's
-// Note 1051) when there were any.
+// Note 1051) when there were any. A statement reading the counts keeps
+// them from go-mysql-server's clearing (which comes first) until done:
+// MySQL's SELECT @@warning_count leaves the diagnostics area as it was
+// (backend SES-11).
 func beginDiagnostics(s *backend.Session, query string) {
+	s.UnlockWarnings()
 	if s.WarningCount() == 0 && len(s.Warnings()) == 0 {
 		return
 	}
 	q := query
-	if startsWithWord(q, "show") && (containsFold(q, "warnings") || containsFold(q, "errors")) ||
-		containsFold(q, "@@warning_count") || containsFold(q, "@@error_count") ||
+	if containsFold(q, "@@warning_count") || containsFold(q, "@@error_count") ||
+		containsFold(q, "@@session.warning_count") || containsFold(q, "@@session.error_count") ||
+		startsWithWord(q, "show") && (containsFold(q, "warnings") || containsFold(q, "errors")) ||
 		startsWithWord(q, "get") && containsFold(q, "diagnostics") {
+		s.LockWarnings()
 		return
 	}
 	s.ClearWarnings()
@@ -632,6 +639,9 @@ var errorRules = []errorRule{
 	{1105, regexp.MustCompile(`^function '(.*)' expected .* arguments?, \d+ received$`), 1582, "42000",
 		"Incorrect parameter count in the call to native function '$1'"},
 	{1105, regexp.MustCompile(`^Unknown system variable '@*(.*)'$`), 1193, "HY000", "Unknown system variable '$1'"},
+	{1105, regexp.MustCompile(`^Variable '(.*)' is a read only variable$`), 1238, "HY000", "Variable '$1' is a read only variable"},
+	{1105, regexp.MustCompile(`^Variable '(.*)' is a SESSION variable and can't be used with SET GLOBAL$`), 1228, "HY000",
+		"Variable '$1' is a SESSION variable and can't be used with SET GLOBAL"},
 	{1105, regexp.MustCompile(`^Variable '(.*)' can't be set to the value of '(.*)'$`), 1231, "42000",
 		"Variable '$1' can't be set to the value of '$2'"},
 	{1105, regexp.MustCompile(`^SAVEPOINT (.*) does not exist$`), 1305, "42000", "SAVEPOINT $1 does not exist"},
@@ -998,6 +1008,10 @@ func (h *errorHandler) intercept(ctx context.Context, c *mysql.Conn, query strin
 			err = cb(res, more)
 		}
 		return true, h.mapError(c, err)
+	}
+	if res, ok := h.showErrors(c, query); ok { // SRV-DIAG
+		h.setStatus(c)
+		return true, cb(res, more)
 	}
 	if res, ok, err := h.admin(ctx, c, query); ok {
 		if err == nil {

@@ -23,7 +23,8 @@
 // JOIN (t2, t3)), SRV-ORDERALIAS (orderalias.go: select-list aliases
 // inside ORDER BY and GROUP BY expressions), SRV-PARENQUERY
 // (parenquery.go: (SELECT ...) ORDER BY/LIMIT, CREATE VIEW v AS (SELECT
-// ...)), SRV-STARTVARS (server.go startupVariables: global system
+// ...)), SRV-DIAG (diagnostics.go: SHOW ERRORS, SHOW COUNT(*) WARNINGS |
+// ERRORS), SRV-STARTVARS (server.go startupVariables: global system
 // variables from the command line, --character-set-server=latin1 as
 // mysqld takes it), the fast path's FP-n (fastpath.go).
 package server
@@ -354,6 +355,14 @@ func installVariables(b *backend.Backend) {
 			return nil
 		},
 	}})
+	// warning_count and error_count: read-only, session; their values
+	// come from the diagnostics area (backend SES-11).
+	for _, name := range []string{"warning_count", "error_count"} {
+		sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{&sql.MysqlSystemVariable{
+			Name: name, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Session), Dynamic: false,
+			Type: types.NewSystemUintType(name, 0, math.MaxUint64), Default: uint64(0),
+		}})
+	}
 	// optimizer_switch: accepted and shown (MySQL 8 has it; dump tools
 	// and test suites set it), with no effect on go-mysql-server's planner.
 	sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{&sql.MysqlSystemVariable{
