@@ -10,16 +10,18 @@ import (
 // REPLACE's generated id does not reach LAST_INSERT_ID(). The editor
 // records what MariaDB reports instead:
 //
-//   - the OK packet's insert id: the AUTO_INCREMENT value of the first row
-//     the statement inserted or changed (generated or given), else 0;
+//   - the OK packet's insert id: the first value the statement generated,
+//     and when it generated none, the AUTO_INCREMENT value of the last row
+//     it inserted or changed (given), else 0 (MariaDB's
+//     first_successful_insert_id_in_cur_stmt, else next_number_field);
 //   - LAST_INSERT_ID(): the first value the statement generated for a row
 //     it inserted (a value handed out for a row that then met a duplicate
 //     key does not count).
 type insertIDs struct {
-	ok, generated       uint64
-	okSet, generatedSet bool
-	handedOut           uint64 // last value GetNextAutoIncrementValue generated
-	handedOutSet        bool
+	ok, generated uint64 // the last row's value; the first generated
+	generatedSet  bool
+	handedOut     uint64 // last value GetNextAutoIncrementValue generated
+	handedOutSet  bool
 }
 
 // BeginInsertIDs starts a statement's insert id record.
@@ -28,7 +30,11 @@ func (s *Session) BeginInsertIDs() { s.ids, s.dups = insertIDs{}, nil }
 // InsertIDs returns the statement's OK-packet insert id (0 if none) and
 // its first generated id, with whether it generated one (SES-8).
 func (s *Session) InsertIDs() (ok, generated uint64, generatedSet bool) {
-	return s.ids.ok, s.ids.generated, s.ids.generatedSet
+	ok = s.ids.ok
+	if s.ids.generatedSet {
+		ok = s.ids.generated
+	}
+	return ok, s.ids.generated, s.ids.generatedSet
 }
 
 func (s *Session) handOut(v uint64) {
@@ -54,9 +60,7 @@ func (s *Session) wrote(ctx *sql.Context, t *table, row sql.Row, inserted bool) 
 	default:
 		return
 	}
-	if !s.ids.okSet {
-		s.ids.ok, s.ids.okSet = v, true
-	}
+	s.ids.ok = v
 	if inserted && !s.ids.generatedSet && s.ids.handedOutSet && s.ids.handedOut == v {
 		s.ids.generated, s.ids.generatedSet = v, true
 	}

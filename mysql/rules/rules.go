@@ -314,6 +314,10 @@
 // RULE-67 CREATE TABLE ... LIKE copies FULLTEXT indexes as FULLTEXT
 // (likefulltext.go); go-mysql-server made them B-tree indexes (1170).
 //
+// RULE-68 Under sql_safe_updates an UPDATE or DELETE that reads a table
+// whole without a LIMIT is 1175 (safeupdates.go); the variable was
+// ignored.
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET, ADDTIME, SUBTIME, BENCHMARK.
@@ -410,6 +414,7 @@ const (
 	dropTableNotesID
 	procedureExpressionsID
 	likeFullTextID
+	safeUpdatesID
 )
 
 var once sync.Once
@@ -463,6 +468,7 @@ func Install() {
 		rules := append([]analyzer.Rule{}, analyzer.OnceAfterAll[:n-1]...)
 		rules = append(rules,
 			analyzer.Rule{Id: unhideBigInsID, Apply: unhideBigIns},                   // RULE-60 (single-table UPDATE, DELETE)
+			analyzer.Rule{Id: safeUpdatesID, Apply: safeUpdates},                     // RULE-68, on the plan as planned
 			analyzer.Rule{Id: onUpdateIfChangedID, Apply: onUpdateIfChanged},         // RULE-37, before others wrap the values
 			analyzer.Rule{Id: columnDefaultsID, Apply: columnDefaults},               // FUNC-3
 			analyzer.Rule{Id: assignedVariableTypesID, Apply: assignedVariableTypes}, // FUNC-2

@@ -413,3 +413,23 @@ DELETE FROM sq1 WHERE EXISTS (SELECT 1 FROM sq2 WHERE sq2.c2 = sq1.c2 AND sq2.na
 SELECT * FROM sq1 ORDER BY id;
 DELETE FROM sq1 WHERE c2 IN (SELECT c2 FROM sq2 WHERE name = 'b');
 SELECT * FROM sq1 ORDER BY id;
+-- sql_safe_updates (rules RULE-68).
+CREATE TABLE su (a INT AUTO_INCREMENT PRIMARY KEY, b CHAR(20), c INT, KEY(c));
+INSERT INTO su VALUES (1, 'test', 1), (2, 'test2', 2), (3, 'x', 7);
+SET SQL_SAFE_UPDATES = 1;
+UPDATE su SET b = 'a' WHERE a = 1;
+UPDATE su SET b = 'a';
+UPDATE su SET b = 'a' WHERE b = 'test';
+DELETE FROM su;
+DELETE FROM su WHERE b = 'test';
+DELETE FROM su WHERE a + 0 = 1;
+UPDATE su SET b = 'a' LIMIT 1;
+UPDATE su SET b = 'a' WHERE b = 'b' LIMIT 2;
+DELETE FROM su WHERE b = 'test' LIMIT 1;
+DELETE FROM su WHERE a + 0 = 1 LIMIT 2;
+DELETE FROM su WHERE c > 5;
+UPDATE su SET b = 'q' WHERE a IN (2, 3);
+SELECT * FROM su ORDER BY a;
+SET SQL_SAFE_UPDATES = 0;
+DELETE FROM su;
+SELECT COUNT(*) FROM su;
