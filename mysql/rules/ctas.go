@@ -21,6 +21,7 @@ func existingCreateSelect(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ 
 	ct, ok := n.(*plan.CreateTable)
 	if ok && ct.Select() != nil {
 		selectedComments(ct)
+		selectedNulls(ct)
 	}
 	if !ok || !ct.IfNotExists() || ct.Temporary() {
 		return n, transform.SameTree, nil
@@ -55,20 +56,8 @@ func selectedComments(ct *plan.CreateTable) {
 	if len(comments) == 0 {
 		return
 	}
-	// The planner's columns are the query's, in its order: the top
-	// projection says which are a table's column (aliased or not).
-	var proj *plan.Project
-	transform.Inspect(ct.Select(), func(n sql.Node) bool {
-		if p, ok := n.(*plan.Project); ok && proj == nil {
-			proj = p
-		}
-		return proj == nil
-	})
-	cols := ct.PkSchema().Schema
-	if proj == nil || len(proj.Projections) != len(cols) {
-		return
-	}
-	for i, e := range proj.Projections {
+	proj, cols := selectedColumns(ct)
+	for i, e := range proj {
 		if a, ok := e.(*expression.Alias); ok {
 			e = a.Child
 		}
@@ -80,6 +69,69 @@ func selectedComments(ct *plan.CreateTable) {
 			cols[i].Comment = cm
 		}
 	}
+}
+
+// selectedColumns pairs CREATE TABLE ... SELECT's columns with the
+// expressions of the query's top projection (none when they do not pair):
+// the planner's columns are the query's, in its order.
+func selectedColumns(ct *plan.CreateTable) ([]sql.Expression, sql.Schema) {
+	var proj *plan.Project
+	transform.Inspect(ct.Select(), func(n sql.Node) bool {
+		if p, ok := n.(*plan.Project); ok && proj == nil {
+			proj = p
+		}
+		return proj == nil
+	})
+	cols := ct.PkSchema().Schema
+	if proj == nil || len(proj.Projections) != len(cols) {
+		return nil, nil
+	}
+	return proj.Projections, cols
+}
+
+// selectedNulls makes a column of CREATE TABLE ... SELECT nullable when
+// its expression may be NULL (RULE-27): go-mysql-server declared NOT NULL
+// the columns of `1 IN (2, NULL)`, `ROUND(10, NULL)`, `MAX(COALESCE(c))`,
+// whose NULL rows then failed with 1048. An expression may be NULL when a
+// NULL literal, a nullable column or a subquery is among its operands
+// (COALESCE and IFNULL: all of them), as MariaDB derives it.
+func selectedNulls(ct *plan.CreateTable) {
+	proj, cols := selectedColumns(ct)
+	for i, e := range proj {
+		if !cols[i].Nullable && mayBeNull(e) {
+			cols[i].Nullable = true
+		}
+	}
+}
+
+// mayBeNull reports whether e may evaluate to NULL (selectedNulls).
+func mayBeNull(e sql.Expression) bool {
+	switch x := e.(type) {
+	case *expression.Literal:
+		return x.Value() == nil
+	case *expression.GetField:
+		return x.IsNullable()
+	case *plan.Subquery:
+		return true
+	case sql.FunctionExpression:
+		if name := strings.ToLower(x.FunctionName()); name == "coalesce" || name == "ifnull" {
+			for _, c := range e.Children() {
+				if !mayBeNull(c) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	if e.IsNullable() {
+		return true
+	}
+	for _, c := range e.Children() {
+		if mayBeNull(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // tableExistsNote answers OK with Note 1050.

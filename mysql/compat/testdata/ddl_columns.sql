@@ -539,3 +539,12 @@ SELECT COLUMN_NAME, DATA_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA
 ALTER TABLE mc DROP COLUMN x, CHANGE c1 c2 INT;
 SELECT * FROM mc;
 SELECT INDEX_NAME, COLUMN_NAME FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'mc';
+-- CREATE TABLE ... SELECT of expressions that may be NULL makes nullable columns (rules RULE-27).
+CREATE TABLE ctn SELECT 1 IN (2, NULL) AS x, 1 IN (2, 3) AS y, ROUND(10, NULL) AS z, ROUND(10, 1) AS w, 1 + NULL AS v, IF(1, NULL, 2) AS q, 'a' AS s;
+SELECT * FROM ctn;
+SELECT column_name AS n, is_nullable AS nl FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = 'ctn' ORDER BY ordinal_position;
+CREATE TABLE ctn2 (a INT NOT NULL, b INT);
+INSERT INTO ctn2 VALUES (1, NULL), (2, 3);
+CREATE TABLE ctn3 SELECT a, b, a + 1 AS c, b + 1 AS d, (SELECT MAX(a) FROM ctn2 WHERE a > 5) AS e FROM ctn2;
+SELECT column_name AS n, is_nullable AS nl FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = 'ctn3' ORDER BY ordinal_position;
+SELECT * FROM ctn3 ORDER BY a;
