@@ -18,8 +18,10 @@ import (
 // evaluate uninitialized subquery". Running the full batches on such a
 // statement (tried) assigned the subquery's column indexes inconsistently
 // (errors, and a wrong row set for a subquery over the changed table), so
-// the statement is refused, not run. Rewriting it as a multi-table UPDATE
-// or DELETE ... JOIN is the workaround (docs/ARCHITECTURE.md known limits).
+// the statement is refused, not run. The server then runs a text query
+// as the equal multi-table statement (server SRV-DMLJOIN), whose analysis
+// prepares the subquery; with ORDER BY or LIMIT, and prepared, the 1235
+// stands (docs/ARCHITECTURE.md known limits).
 func dmlSubqueries(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	switch x := n.(type) {
 	case *plan.Update:

@@ -1295,11 +1295,11 @@ func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 		return rest, err
 	}
 	rest, err = h.Handler.ComMultiQuery(ctx, c, query, h.spool(c, query, chainStatus(c, ch, cb)))
-	if err != nil && mayUseAlias(query) { // SRV-ORDERALIAS on the first statement
+	if err != nil && (mayUseAlias(query) || mayCorrelateDML(query)) { // SRV-ORDERALIAS, SRV-DMLJOIN on the first statement
 		if first, more, serr := sqlparser.SplitStatement(query); serr == nil {
 			spool := h.spool(c, first, chainStatus(c, ch, cb))
 			more = strings.TrimSpace(more)
-			if rerr := h.retryAliases(ctx, c, first, nil, err, func(r *sqltypes.Result, m bool) error {
+			if rerr := h.retryParsed(ctx, c, first, nil, err, func(r *sqltypes.Result, m bool) error {
 				return spool(r, m || more != "")
 			}); rerr != err {
 				query, rest, err = first, more, rerr

@@ -64,7 +64,7 @@ func (h *errorHandler) parsedQuerier() parsedQuerier {
 
 // comQuery runs one statement through go-mysql-server's handler, with
 // SRV-PARENJOIN's rewrite where the statement needs it, and
-// SRV-ORDERALIAS's when it failed for an alias.
+// SRV-ORDERALIAS's or SRV-DMLJOIN's when it failed for theirs.
 func (h *errorHandler) comQuery(ctx context.Context, c *mysql.Conn, q string, cb mysql.ResultSpoolFn) error {
 	pq := h.parsedQuerier()
 	if pq == nil {
@@ -78,17 +78,21 @@ func (h *errorHandler) comQuery(ctx context.Context, c *mysql.Conn, q string, cb
 		stmt = nil
 		err = h.Handler.ComQuery(ctx, c, q, cb)
 	}
-	return h.retryAliases(ctx, c, q, stmt, err, cb)
+	return h.retryParsed(ctx, c, q, stmt, err, cb)
 }
 
-// retryAliases runs q again from its syntax tree (prev when it has one)
-// while SRV-ORDERALIAS finds an alias to replace for its error.
-func (h *errorHandler) retryAliases(ctx context.Context, c *mysql.Conn, q string, prev sqlparser.Statement, err error, cb mysql.ResultSpoolFn) error {
+// retryParsed runs q again from its syntax tree (prev when it has one)
+// while SRV-ORDERALIAS finds an alias to replace for its error, or
+// SRV-DMLJOIN a multi-table form.
+func (h *errorHandler) retryParsed(ctx context.Context, c *mysql.Conn, q string, prev sqlparser.Statement, err error, cb mysql.ResultSpoolFn) error {
 	pq := h.parsedQuerier()
 	for i := 0; err != nil && pq != nil && i < orderAliasRetries; i++ {
 		stmt, ok, rerr := orderAliasRetry(q, mapError(err), prev)
 		if rerr != nil {
 			return rerr
+		}
+		if !ok {
+			stmt, ok = dmlJoinRetry(q, mapError(err), prev)
 		}
 		if !ok {
 			break

@@ -23,7 +23,8 @@
 // JOIN (t2, t3)), SRV-ORDERALIAS (orderalias.go: select-list aliases
 // inside ORDER BY and GROUP BY expressions), SRV-PARENQUERY
 // (parenquery.go: (SELECT ...) ORDER BY/LIMIT, CREATE VIEW v AS (SELECT
-// ...)), SRV-DIAG (diagnostics.go: SHOW ERRORS, SHOW COUNT(*) WARNINGS |
+// ...)), SRV-DMLJOIN (dmljoin.go: a correlated subquery in a single-table
+// DELETE or UPDATE), SRV-DIAG (diagnostics.go: SHOW ERRORS, SHOW COUNT(*) WARNINGS |
 // ERRORS), SRV-STARTVARS (server.go startupVariables: global system
 // variables from the command line, --character-set-server=latin1 as
 // mysqld takes it), the fast path's FP-n (fastpath.go).
