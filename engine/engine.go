@@ -85,6 +85,8 @@ var (
 	// Re-exported lock errors (MySQL 1213 and 1205).
 	ErrDeadlock        = txn.ErrDeadlock
 	ErrLockWaitTimeout = txn.ErrLockWaitTimeout
+	// ErrLockNotAvailable: a lock TryGetLocked could not take at once.
+	ErrLockNotAvailable = txn.ErrLockNotAvailable
 )
 
 // Keyspace is a named ordered key space (a table or an index).

@@ -48,11 +48,23 @@ func lockName(ks *Keyspace, key []byte) string {
 }
 
 func (tx *Tx) lock(ks *Keyspace, key []byte, mode txn.Mode) error {
+	return tx.lockOrTry(ks, key, mode, false)
+}
+
+// lockOrTry takes the lock, waiting for it unless try is set (then
+// ErrLockNotAvailable when it cannot be granted at once, TX-4).
+func (tx *Tx) lockOrTry(ks *Keyspace, key []byte, mode txn.Mode, try bool) error {
 	if tx.done {
 		return ErrTxnDone
 	}
 	name := lockName(ks, key)
-	fresh, err := tx.db.locks.LockWaitInterruptible(tx.id, name, mode, tx.lockWait, tx.interrupt)
+	var fresh bool
+	var err error
+	if try {
+		fresh, err = tx.db.locks.TryLock(tx.id, name, mode)
+	} else {
+		fresh, err = tx.db.locks.LockWaitInterruptible(tx.id, name, mode, tx.lockWait, tx.interrupt)
+	}
 	if err != nil {
 		return err
 	}
@@ -132,6 +144,20 @@ func (tx *Tx) GetForUpdate(ks *Keyspace, key []byte) ([]byte, bool, error) {
 // GetForShare locks key shared, then reads it.
 func (tx *Tx) GetForShare(ks *Keyspace, key []byte) ([]byte, bool, error) {
 	if err := tx.lock(ks, key, txn.Shared); err != nil {
+		return nil, false, err
+	}
+	return tx.get(ks, key, true)
+}
+
+// TryGetLocked is GetForUpdate (GetForShare when shared) that does not
+// wait: ErrLockNotAvailable when another transaction holds or awaits a
+// conflicting lock (NOWAIT, SKIP LOCKED; txn TX-4).
+func (tx *Tx) TryGetLocked(ks *Keyspace, key []byte, shared bool) ([]byte, bool, error) {
+	mode := txn.Exclusive
+	if shared {
+		mode = txn.Shared
+	}
+	if err := tx.lockOrTry(ks, key, mode, true); err != nil {
 		return nil, false, err
 	}
 	return tx.get(ks, key, true)

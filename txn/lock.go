@@ -14,6 +14,8 @@
 //	TX-3 Waiters are granted in arrival order; a new request that is
 //	     compatible with the holders still queues behind earlier waiters,
 //	     unless its transaction already holds the key (no starvation).
+//	TX-4 TryLock never waits: a request TX-3 would queue fails at once with
+//	     ErrLockNotAvailable and leaves nothing behind (NOWAIT, SKIP LOCKED).
 package txn
 
 import (
@@ -40,6 +42,8 @@ var (
 	ErrDeadlock = errors.New("Deadlock found when trying to get lock; try restarting transaction")
 	// ErrLockWaitTimeout: the wait exceeded the timeout (MySQL error 1205).
 	ErrLockWaitTimeout = errors.New("Lock wait timeout exceeded; try restarting transaction")
+	// ErrLockNotAvailable: TryLock could not grant at once (TX-4).
+	ErrLockNotAvailable = errors.New("lock not available without waiting")
 )
 
 const lockShards = 64
@@ -114,6 +118,28 @@ func (m *LockManager) Lock(txn ID, key string, mode Mode) (bool, error) {
 // LockWait is Lock waiting at most wait (0: the manager's timeout).
 func (m *LockManager) LockWait(txn ID, key string, mode Mode, wait time.Duration) (bool, error) {
 	return m.LockWaitInterruptible(txn, key, mode, wait, nil)
+}
+
+// TryLock grants the lock only if it can be granted at once (TX-4);
+// fresh is true when the transaction did not hold it before.
+func (m *LockManager) TryLock(txn ID, key string, mode Mode) (fresh bool, err error) {
+	s := m.shard(key)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.locks[key]
+	if e == nil {
+		e = &lockEntry{holders: map[ID]Mode{}}
+		s.locks[key] = e
+	}
+	held, already := e.holders[txn]
+	if already && held >= mode {
+		return false, nil
+	}
+	if e.grantable(txn, mode) && (already || len(e.queue) == 0) { // TX-3
+		e.holders[txn] = mode
+		return !already, nil
+	}
+	return false, ErrLockNotAvailable
 }
 
 // ErrInterrupted is returned by a lock wait whose interrupt channel closed

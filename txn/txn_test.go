@@ -185,3 +185,33 @@ func TestWriteSetSizeFollowsRollback(t *testing.T) {
 		t.Fatalf("after rollback: bytes %d memory %d, want %d %d", w.Bytes(), w.Memory(), bytes, mem)
 	}
 }
+
+// TX-4: TryLock grants what TX-3 would grant at once, fails otherwise, and
+// leaves no waiter behind.
+func TestTryLock(t *testing.T) {
+	m := NewLockManager(time.Second)
+	if fresh, err := m.TryLock(1, "k", Exclusive); err != nil || !fresh {
+		t.Fatalf("free key: %v %v", fresh, err)
+	}
+	if fresh, err := m.TryLock(1, "k", Shared); err != nil || fresh {
+		t.Fatalf("held key again: %v %v", fresh, err)
+	}
+	if _, err := m.TryLock(2, "k", Shared); !errors.Is(err, ErrLockNotAvailable) {
+		t.Fatalf("shared under exclusive: %v", err)
+	}
+	m.Unlock(1, "k")
+	if _, err := m.TryLock(2, "k", Shared); err != nil {
+		t.Fatalf("after release: %v", err)
+	}
+	if _, err := m.TryLock(3, "k", Shared); err != nil {
+		t.Fatalf("shared beside shared: %v", err)
+	}
+	if _, err := m.TryLock(4, "k", Exclusive); !errors.Is(err, ErrLockNotAvailable) {
+		t.Fatalf("exclusive under shared: %v", err)
+	}
+	m.Unlock(2, "k")
+	m.Unlock(3, "k")
+	if fresh, err := m.LockWait(4, "k", Exclusive, 10*time.Millisecond); err != nil || !fresh {
+		t.Fatalf("a failed TryLock left something behind: %v %v", fresh, err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"sort"
@@ -858,7 +859,12 @@ func (ri *rowIter) load(ctx *sql.Context, key, val []byte) (sql.Row, bool, error
 		var v []byte
 		var found bool
 		var err error
-		if ri.locking && ri.s.lockShared {
+		if ri.locking && ri.s.lockPolicy != lockWaits { // SES-12
+			v, found, err = ri.tx.TryGetLocked(t.primary, pk, ri.s.lockShared)
+			if ri.s.lockPolicy == lockSkipped && errors.Is(err, engine.ErrLockNotAvailable) {
+				return nil, false, nil
+			}
+		} else if ri.locking && ri.s.lockShared {
 			v, found, err = ri.tx.GetForShare(t.primary, pk)
 		} else if ri.locking {
 			v, found, err = ri.tx.GetForUpdate(t.primary, pk)

@@ -728,7 +728,7 @@ func (h *errorHandler) rewrite(c *mysql.Conn, query string) string {
 	}
 	s := h.session(c)
 	if s == nil {
-		return parenQuery(rewriteQuery(query, true))
+		return lockOptions(parenQuery(rewriteQuery(query, true)))
 	}
 	query = clientText(s, query)
 	beginDiagnostics(s, query)
@@ -740,7 +740,7 @@ func (h *errorHandler) rewrite(c *mysql.Conn, query string) string {
 			mode = strings.ToUpper(mode)
 		}
 	}
-	query = parenQuery(rewriteQuery(query, !strings.Contains(mode, "NO_BACKSLASH_ESCAPES"))) // SRV-PARENQUERY
+	query = lockOptions(parenQuery(rewriteQuery(query, !strings.Contains(mode, "NO_BACKSLASH_ESCAPES")))) // SRV-PARENQUERY, SRV-LOCKOPT
 	if h.b.HasGeneratedColumns() && !strings.Contains(mode, "STRICT_") {
 		query = generatedValues(s, query)
 	}

@@ -24,7 +24,8 @@
 // inside ORDER BY and GROUP BY expressions), SRV-PARENQUERY
 // (parenquery.go: (SELECT ...) ORDER BY/LIMIT, CREATE VIEW v AS (SELECT
 // ...)), SRV-DMLJOIN (dmljoin.go: a correlated subquery in a single-table
-// DELETE or UPDATE), SRV-DIAG (diagnostics.go: SHOW ERRORS, SHOW COUNT(*) WARNINGS |
+// DELETE or UPDATE), SRV-LOCKOPT (lockoptions.go: NOWAIT, SKIP LOCKED),
+// SRV-DIAG (diagnostics.go: SHOW ERRORS, SHOW COUNT(*) WARNINGS |
 // ERRORS), SRV-STARTVARS (server.go startupVariables: global system
 // variables from the command line, --character-set-server=latin1 as
 // mysqld takes it), the fast path's FP-n (fastpath.go).
