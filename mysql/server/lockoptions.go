@@ -11,6 +11,8 @@ import (
 // their next job with FOR UPDATE SKIP LOCKED) become the backend's markers
 // (backend SES-12), comments go-mysql-server's parser skips; the parser
 // has neither option. Elsewhere the words stay for the parser to refuse.
+// Text queries only: the wire library parses COM_STMT_PREPARE's text
+// itself before the handler sees it, and refuses the clauses there.
 var lockOptionRE = regexp.MustCompile(`(?is)\b(for\s+update|for\s+share|lock\s+in\s+share\s+mode)\s+(nowait|skip\s+locked)\b`)
 
 // lockOptions applies SRV-LOCKOPT to q.
