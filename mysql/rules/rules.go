@@ -318,6 +318,9 @@
 // whole without a LIMIT is 1175 (safeupdates.go); the variable was
 // ignored.
 //
+// RULE-69 A UNION's ORDER BY ordinal naming an unaliased literal column
+// sorts by that column (setopordinals.go), not by the constant.
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET, ADDTIME, SUBTIME, BENCHMARK.
@@ -415,6 +418,7 @@ const (
 	procedureExpressionsID
 	likeFullTextID
 	safeUpdatesID
+	setOpOrdinalsID
 )
 
 var once sync.Once
@@ -469,6 +473,7 @@ func Install() {
 		rules = append(rules,
 			analyzer.Rule{Id: unhideBigInsID, Apply: unhideBigIns},                   // RULE-60 (single-table UPDATE, DELETE)
 			analyzer.Rule{Id: safeUpdatesID, Apply: safeUpdates},                     // RULE-68, on the plan as planned
+			analyzer.Rule{Id: setOpOrdinalsID, Apply: setOpOrdinals},                 // RULE-69
 			analyzer.Rule{Id: onUpdateIfChangedID, Apply: onUpdateIfChanged},         // RULE-37, before others wrap the values
 			analyzer.Rule{Id: columnDefaultsID, Apply: columnDefaults},               // FUNC-3
 			analyzer.Rule{Id: assignedVariableTypesID, Apply: assignedVariableTypes}, // FUNC-2
