@@ -321,6 +321,10 @@
 // RULE-69 A UNION's ORDER BY ordinal naming an unaliased literal column
 // sorts by that column (setopordinals.go), not by the constant.
 //
+// RULE-70 An aggregate inside a subquery over the outer query's columns
+// only (an aggregate of the outer query) is 1235 (outeraggregates.go); it
+// failed while running with 1105.
+//
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET, ADDTIME, SUBTIME, BENCHMARK.
@@ -419,6 +423,7 @@ const (
 	likeFullTextID
 	safeUpdatesID
 	setOpOrdinalsID
+	outerAggregatesID
 )
 
 var once sync.Once
@@ -474,6 +479,7 @@ func Install() {
 			analyzer.Rule{Id: unhideBigInsID, Apply: unhideBigIns},                   // RULE-60 (single-table UPDATE, DELETE)
 			analyzer.Rule{Id: safeUpdatesID, Apply: safeUpdates},                     // RULE-68, on the plan as planned
 			analyzer.Rule{Id: setOpOrdinalsID, Apply: setOpOrdinals},                 // RULE-69
+			analyzer.Rule{Id: outerAggregatesID, Apply: outerAggregates},             // RULE-70
 			analyzer.Rule{Id: onUpdateIfChangedID, Apply: onUpdateIfChanged},         // RULE-37, before others wrap the values
 			analyzer.Rule{Id: columnDefaultsID, Apply: columnDefaults},               // FUNC-3
 			analyzer.Rule{Id: assignedVariableTypesID, Apply: assignedVariableTypes}, // FUNC-2
