@@ -61,7 +61,7 @@ func divisionByZero(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.
 func divides(e sql.Expression) bool {
 	return transform.InspectExpr(e, func(e sql.Expression) bool {
 		switch e.(type) {
-		case *expression.Div, *expression.IntDiv, *expression.Mod, *integerMod:
+		case *expression.Div, *expression.IntDiv, *expression.Mod, *integerMod, *checkedDiv:
 			return true
 		}
 		return false

@@ -321,6 +321,9 @@
 // RULE-69 A UNION's ORDER BY ordinal naming an unaliased literal column
 // sorts by that column (setopordinals.go), not by the constant.
 //
+// RULE-71 / of DOUBLEs with an infinite result and DIV outside BIGINT
+// [UNSIGNED] are 1690 (divoverflow.go); they were +Inf and a wrapped value.
+//
 // RULE-70 An aggregate inside a subquery over the outer query's columns
 // only (an aggregate of the outer query) is 1235 (outeraggregates.go); it
 // failed while running with 1105.
@@ -424,6 +427,7 @@ const (
 	safeUpdatesID
 	setOpOrdinalsID
 	outerAggregatesID
+	checkedDivisionsID
 )
 
 var once sync.Once
@@ -498,6 +502,7 @@ func Install() {
 			analyzer.Rule{Id: enumNumbersID, Apply: enumNumbers},         // RULE-61, before checkedIntegers reads the types
 			analyzer.Rule{Id: numericBranchesID, Apply: numericBranches}, // types checkedIntegers reads
 			analyzer.Rule{Id: checkedIntegersID, Apply: checkedIntegers},
+			analyzer.Rule{Id: checkedDivisionsID, Apply: checkedDivisions}, // RULE-71, before RULE-14 wraps values
 			analyzer.Rule{Id: serverCollationID, Apply: serverCollation},
 			analyzer.Rule{Id: branchCollationsID, Apply: branchCollations}, // RULE-58, before RULE-7 reads the types
 			analyzer.Rule{Id: collatedDistinctID, Apply: collatedDistinct},

@@ -588,6 +588,8 @@ var errorRules = []errorRule{
 	{1105, regexp.MustCompile(`^table with name (.*) already exists$`), 1050, "42S01", "Table '$1' already exists"},
 	{1105, regexp.MustCompile(`^number of values does not match number of columns provided`), 1136, "21S01",
 		"Column count doesn't match value count at row 1"},
+	{1105, regexp.MustCompile(`^BIGINT value is out of range \((.*)\)$`), 1690, "22003", "BIGINT value is out of range in '$1'"},
+	{1105, regexp.MustCompile(`^DOUBLE out of range for (?i:cot)$`), 1690, "22003", "DOUBLE value is out of range in 'cot'"},
 	{1105, regexp.MustCompile(`^(.*) out of range for (.*)$`), 1264, "22003", "Out of range value ($1 for $2)"},
 	{1105, regexp.MustCompile(`^Out of range value for column of Decimal type`), 1264, "22003", "Out of range value for DECIMAL column"},
 	{1105, regexp.MustCompile(`(?s)^string '.*' is too large for column '(.*)'$`), 1406, "22001",
