@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -106,11 +107,12 @@ type colCodec struct {
 	typ     sql.Type
 	qt      query.Type // the exact MySQL type (decides the Go type decoded)
 	coll    sql.CollationID
-	binColl bool             // strings compare as bytes
-	utc     bool             // TIMESTAMP: stored in UTC (CODEC-5)
-	char    bool             // CHAR(n): trailing spaces are not kept (CODEC-7)
-	padKey  bool             // PAD SPACE collation: keys ignore trailing spaces (CODEC-8)
-	weight  func(rune) int32 // collation weights of a non-binary string (CODEC-6)
+	binColl bool                   // strings compare as bytes
+	utc     bool                   // TIMESTAMP: stored in UTC (CODEC-5)
+	char    bool                   // CHAR(n): trailing spaces are not kept (CODEC-7)
+	padKey  bool                   // PAD SPACE collation: keys ignore trailing spaces (CODEC-8)
+	weight  func(rune) int32       // collation weights of a non-binary string (CODEC-6)
+	ascii   *[utf8.RuneSelf]uint32 // weight(r)^(1<<31) of the ASCII runes: their key bytes
 }
 
 func newColCodec(typ sql.Type) (colCodec, error) {
@@ -135,6 +137,7 @@ func newColCodec(typ sql.Type) (colCodec, error) {
 			(strings.HasPrefix(name, "utf8") || strings.HasPrefix(name, "ascii")))
 		if !c.binColl {
 			c.weight = collationWeight(c.coll)
+			c.ascii = asciiWeights(c.coll)
 		}
 	case sqltypes.Binary, sqltypes.VarBinary, sqltypes.Blob:
 		c.kind = kBytes
@@ -439,8 +442,15 @@ func (c colCodec) appendKey(ctx context.Context, b []byte, v any) ([]byte, error
 		if c.binColl {
 			return appendEscapedString(b, s), nil
 		}
-		weight := c.weight
+		weight, ascii := c.weight, c.ascii
+		b = slices.Grow(b, 5*len(s)+1)
 		for len(s) > 0 {
+			if ch := s[0]; ch < utf8.RuneSelf { // the same bytes, without decoding
+				w := ascii[ch]
+				b = append(b, 0x01, byte(w>>24), byte(w>>16), byte(w>>8), byte(w))
+				s = s[1:]
+				continue
+			}
 			r, n := utf8.DecodeRuneInString(s)
 			if r == utf8.RuneError && n <= 1 {
 				return nil, fmt.Errorf("malformed string in key")

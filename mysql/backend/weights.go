@@ -2,6 +2,7 @@ package backend
 
 import (
 	"sync"
+	"unicode/utf8"
 
 	"github.com/dolthub/go-mysql-server/sql"
 )
@@ -37,4 +38,21 @@ func collationWeight(coll sql.CollationID) func(rune) int32 {
 		}
 		return sorter(r)
 	}
+}
+
+var asciiTables sync.Map // sql.CollationID -> *[utf8.RuneSelf]uint32
+
+// asciiWeights returns coll's key words of the ASCII runes, weight(r) with
+// the sign bit flipped, as appendKey writes them (CODEC-6).
+func asciiWeights(coll sql.CollationID) *[utf8.RuneSelf]uint32 {
+	if v, ok := asciiTables.Load(coll); ok {
+		return v.(*[utf8.RuneSelf]uint32)
+	}
+	weight := collationWeight(coll)
+	t := new([utf8.RuneSelf]uint32)
+	for r := range t {
+		t[r] = uint32(weight(rune(r))) ^ (1 << 31)
+	}
+	v, _ := asciiTables.LoadOrStore(coll, t)
+	return v.(*[utf8.RuneSelf]uint32)
 }
