@@ -271,7 +271,8 @@
 // (branchcoll.go). The select list's types stay (a UNION's sides).
 //
 // RULE-59 A string holding a date and a time read as a TIME (CAST(x AS
-// TIME), a value for a TIME column) is its time of day, and a value for
+// TIME), a value for a TIME column, an operand compared with a TIME
+// column: temporalvalues.go clockOperand) is its time of day, and a value for
 // a TIME column is rounded to whole seconds (clocktime.go);
 // go-mysql-server's conversion gave NULL, or 1292 on INSERT, and stored
 // the fraction.

@@ -162,6 +162,20 @@ func temporalComparisons(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *
 			ne, err := e.WithChildren(expression.NewConvert(l, expression.ConvertToTime), r)
 			return ne, transform.NewTree, err
 		}
+		// A TIME column compared with a string holding a date and a
+		// time: its time of day (RULE-59), not 1292.
+		if types.IsTimespan(l.Type()) && lcol && types.IsText(r.Type()) {
+			if nr, ok := clockOperand(r); ok {
+				ne, err := e.WithChildren(l, nr)
+				return ne, transform.NewTree, err
+			}
+		}
+		if types.IsTimespan(r.Type()) && rcol && types.IsText(l.Type()) {
+			if nl, ok := clockOperand(l); ok {
+				ne, err := e.WithChildren(nl, r)
+				return ne, transform.NewTree, err
+			}
+		}
 		if inexactNumber(r.Type()) && !(lcol && !rcol) {
 			if g, ok := asNumber(l); ok {
 				ne, err := e.WithChildren(g, r)
@@ -453,4 +467,23 @@ func (x *timeExtremum) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 		}
 	}
 	return best, nil
+}
+
+// clockOperand is RULE-59 for a string compared with a TIME column: a
+// literal holding a date and a time becomes the literal of its time of
+// day (still a literal: index ranges are built from it); any other string
+// expression reads through clockOfDatetime. ok is false when nothing
+// changes (a time literal, a placeholder, a wrapped expression).
+func clockOperand(e sql.Expression) (sql.Expression, bool) {
+	switch x := e.(type) {
+	case *expression.Literal:
+		m := datetimeString.FindStringSubmatch(stringOf(x.Value()))
+		if m == nil {
+			return e, false
+		}
+		return expression.NewLiteral(m[1], x.Type()), true
+	case *expression.BindVar, *clockOfDatetime:
+		return e, false
+	}
+	return &clockOfDatetime{over: over{e}}, true
 }

@@ -36,3 +36,13 @@ INSERT INTO tclock VALUES (4, '10:11:12.7');
 SELECT id, t FROM tclock WHERE id = 4;
 SELECT id FROM tclock WHERE t = '10:11:13' OR t = '10:11:12';
 SELECT CAST('0000-00-00 00:00:00' AS TIME), CAST('0000-00-00' AS TIME), CAST('0000-00-00 10:11:12' AS TIME);
+-- A TIME column compared with a string holding a date and a time: its time of day (rules RULE-59).
+CREATE TABLE tcmp (id INT PRIMARY KEY, t TIME NOT NULL, KEY (t));
+INSERT INTO tcmp VALUES (1, '01:01:01'), (2, '03:03:03');
+SELECT t FROM tcmp WHERE t < '2005-11-13 7:41:31' ORDER BY t;
+SELECT id FROM tcmp WHERE t = '2001-01-01 1:1:1';
+SELECT id FROM tcmp WHERE t > '2005-11-13 00:00:01' AND t <> '2005-11-13 03:03:03' ORDER BY id;
+SELECT t FROM tcmp WHERE t BETWEEN '2005-11-13 00:00:00' AND '2005-11-13 02:00:00';
+CREATE TABLE tcmps (s VARCHAR(30));
+INSERT INTO tcmps VALUES ('2005-11-13 02:00:00'), ('04:00:00');
+SELECT tcmp.t, tcmps.s FROM tcmp JOIN tcmps ON tcmp.t < tcmps.s ORDER BY 1, 2;
