@@ -49,9 +49,12 @@ func intervalArithmetic(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *p
 	})
 }
 
-// intervalOperand: the operand types RULE-15 hands to DATE_ADD/DATE_SUB.
+// intervalOperand: the operand types RULE-15 hands to DATE_ADD/DATE_SUB:
+// temporal types, and strings ('2020-01-31' + INTERVAL 1 MONTH is the
+// DATE '2020-02-29', as DATE_ADD answers; go-mysql-server's arithmetic
+// made it a DATETIME).
 func intervalOperand(t sql.Type) bool {
-	return types.IsDateType(t) || types.IsDatetimeType(t) || types.IsTimespan(t)
+	return types.IsDateType(t) || types.IsDatetimeType(t) || types.IsTimespan(t) || types.IsText(t)
 }
 
 // maxTimeMicros is TIME's range, ±838:59:59.

@@ -79,7 +79,8 @@
 // mode, as in MySQL (go-mysql-server warned and wrote NULL).
 //
 // RULE-15 `d + INTERVAL n unit` of a DATE, DATETIME or TIMESTAMP d is
-// DATE_ADD(d, INTERVAL n unit) (and `-` is DATE_SUB): a DATE plus days
+// DATE_ADD(d, INTERVAL n unit) (and `-` is DATE_SUB), for a string d
+// too ('2020-01-31' + INTERVAL 1 MONTH is '2020-02-29'): a DATE plus days
 // stays a DATE, a DATETIME(n) keeps its fraction (go-mysql-server made
 // every result a DATETIME(0)); TIME ± INTERVAL is a TIME (interval.go).
 //

@@ -730,7 +730,7 @@ func (h *errorHandler) rewrite(c *mysql.Conn, query string) string {
 	}
 	s := h.session(c)
 	if s == nil {
-		return lockOptions(parenQuery(rewriteQuery(query, true)))
+		return sqlWords(lockOptions(parenQuery(rewriteQuery(query, true))))
 	}
 	query = clientText(s, query)
 	beginDiagnostics(s, query)
@@ -742,7 +742,7 @@ func (h *errorHandler) rewrite(c *mysql.Conn, query string) string {
 			mode = strings.ToUpper(mode)
 		}
 	}
-	query = lockOptions(parenQuery(rewriteQuery(query, !strings.Contains(mode, "NO_BACKSLASH_ESCAPES")))) // SRV-PARENQUERY, SRV-LOCKOPT
+	query = sqlWords(lockOptions(parenQuery(rewriteQuery(query, !strings.Contains(mode, "NO_BACKSLASH_ESCAPES"))))) // SRV-PARENQUERY, SRV-LOCKOPT, SRV-WORDS
 	if h.b.HasGeneratedColumns() && !strings.Contains(mode, "STRICT_") {
 		query = generatedValues(s, query)
 	}

@@ -414,6 +414,9 @@ func quantifier(q string, i, j int) (repl string, end int, ok bool) {
 // which go-mysql-server takes from the (rewritten) statement text: MySQL
 // names the column after the text the client sent.
 func unrewriteName(name string) string {
+	if strings.IndexByte(name, '`') >= 0 {
+		name = unquoteIntervalUnits(name) // SRV-WORDS
+	}
 	if !strings.Contains(name, "strata_") && !strings.Contains(name, "/*") {
 		return name
 	}

@@ -25,6 +25,7 @@
 // (parenquery.go: (SELECT ...) ORDER BY/LIMIT, CREATE VIEW v AS (SELECT
 // ...)), SRV-DMLJOIN (dmljoin.go: a correlated subquery in a single-table
 // DELETE or UPDATE), SRV-LOCKOPT (lockoptions.go: NOWAIT, SKIP LOCKED),
+// SRV-WORDS (sqlwords.go: INTERVAL's compound units, USE/IGNORE/FORCE KEY),
 // SRV-DIAG (diagnostics.go: SHOW ERRORS, SHOW COUNT(*) WARNINGS |
 // ERRORS), SRV-STARTVARS (server.go startupVariables: global system
 // variables from the command line, --character-set-server=latin1 as

@@ -1,0 +1,88 @@
+package server
+
+import (
+	"regexp"
+	"strings"
+)
+
+// SRV-WORDS: spellings of MySQL's grammar go-mysql-server's parser lacks,
+// put in the forms it takes before it parses (text and the multi-statement
+// path; the wire library parses COM_STMT_PREPARE itself):
+//   - the compound units of INTERVAL (MINUTE_SECOND, DAY_HOUR, YEAR_MONTH,
+//     ...): the parser takes them only in EXTRACT and as an identifier
+//     after INTERVAL, so they are quoted as one (`MINUTE_SECOND`), which
+//     go-mysql-server's INTERVAL arithmetic reads. EXTRACT(DAY_HOUR FROM
+//     d), where the word is followed by FROM, is left as is;
+//   - USE / IGNORE / FORCE KEY, an index hint's synonym of INDEX.
+
+// compoundUnits are INTERVAL's units of two fields.
+var compoundUnits = map[string]bool{
+	"SECOND_MICROSECOND": true, "MINUTE_MICROSECOND": true, "MINUTE_SECOND": true,
+	"HOUR_MICROSECOND": true, "HOUR_SECOND": true, "HOUR_MINUTE": true, "DAY_MICROSECOND": true,
+	"DAY_SECOND": true, "DAY_MINUTE": true, "DAY_HOUR": true, "YEAR_MONTH": true,
+}
+
+// keyHintRE is an index hint written with KEY.
+var keyHintRE = regexp.MustCompile(`(?i)\b(USE|IGNORE|FORCE)(\s+)KEY\b`)
+
+// sqlWords applies SRV-WORDS to q.
+func sqlWords(q string) string {
+	if containsFold(q, "interval") && strings.IndexByte(q, '_') >= 0 {
+		q = quoteIntervalUnits(q)
+	}
+	if containsFold(q, "key") && (containsFold(q, "use") || containsFold(q, "ignore") || containsFold(q, "force")) &&
+		keyHintRE.MatchString(q) {
+		var out strings.Builder
+		last := 0
+		eachWord(q, func(i, j int) bool { // outside strings and comments only
+			if w := strings.ToUpper(q[i:j]); w == "USE" || w == "IGNORE" || w == "FORCE" {
+				if m := keyHintRE.FindStringSubmatchIndex(q[i:]); m != nil && m[0] == 0 {
+					k := i + m[5] // after the spaces: KEY
+					out.WriteString(q[last:k])
+					out.WriteString("INDEX")
+					last = k + 3
+				}
+			}
+			return false
+		})
+		if last > 0 {
+			out.WriteString(q[last:])
+			q = out.String()
+		}
+	}
+	return q
+}
+
+// quoteIntervalUnits quotes the compound units not followed by FROM.
+func quoteIntervalUnits(q string) string {
+	var out strings.Builder
+	last := 0
+	eachWord(q, func(i, j int) bool {
+		if j-i < 8 || !compoundUnits[strings.ToUpper(q[i:j])] {
+			return false
+		}
+		if k := skipSpace(q, j); k+4 <= len(q) && strings.EqualFold(q[k:k+4], "from") && (k+4 == len(q) || !isIdentByte(q[k+4])) {
+			return false // EXTRACT(unit FROM d)
+		}
+		out.WriteString(q[last:i])
+		out.WriteString("`" + q[i:j] + "`")
+		last = j
+		return false
+	})
+	if last == 0 {
+		return q
+	}
+	out.WriteString(q[last:])
+	return out.String()
+}
+
+// unquoteIntervalUnits undoes quoteIntervalUnits in a result column's
+// name, which go-mysql-server takes from the statement's text.
+func unquoteIntervalUnits(name string) string {
+	for u := range compoundUnits {
+		if i := strings.Index(strings.ToUpper(name), "`"+u+"`"); i >= 0 {
+			name = name[:i] + name[i+1:i+1+len(u)] + name[i+2+len(u):]
+		}
+	}
+	return name
+}

@@ -1,0 +1,25 @@
+package server
+
+import "testing"
+
+// SRV-WORDS: compound INTERVAL units quoted (not in EXTRACT, strings or
+// comments), KEY hints spelled INDEX, result names as the client wrote them.
+func TestSQLWords(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"SELECT d + INTERVAL '1:30' MINUTE_SECOND", "SELECT d + INTERVAL '1:30' `MINUTE_SECOND`"},
+		{"select date_add(d, interval '1 2' day_hour) from t", "select date_add(d, interval '1 2' `day_hour`) from t"},
+		{"SELECT EXTRACT(DAY_HOUR FROM d), d + INTERVAL 1 DAY", "SELECT EXTRACT(DAY_HOUR FROM d), d + INTERVAL 1 DAY"},
+		{"SELECT 'INTERVAL 1 DAY_HOUR' /* DAY_HOUR */", "SELECT 'INTERVAL 1 DAY_HOUR' /* DAY_HOUR */"},
+		{"SELECT * FROM t IGNORE KEY (k) WHERE a = 'use key'", "SELECT * FROM t IGNORE INDEX (k) WHERE a = 'use key'"},
+		{"select * from t use  key (k), u force key for join (j)", "select * from t use  INDEX (k), u force INDEX for join (j)"},
+		{"INSERT INTO t VALUES (1) ON DUPLICATE KEY UPDATE a = 1", "INSERT INTO t VALUES (1) ON DUPLICATE KEY UPDATE a = 1"},
+		{"ALTER TABLE t ADD PRIMARY KEY (a), ADD UNIQUE KEY (b)", "ALTER TABLE t ADD PRIMARY KEY (a), ADD UNIQUE KEY (b)"},
+	} {
+		if got := sqlWords(c.in); got != c.want {
+			t.Errorf("sqlWords(%q)\n got %q\nwant %q", c.in, got, c.want)
+		}
+	}
+	if got := unrewriteName("DATE_ADD(d, INTERVAL '1:30' `MINUTE_SECOND`)"); got != "DATE_ADD(d, INTERVAL '1:30' MINUTE_SECOND)" {
+		t.Errorf("unrewriteName: %q", got)
+	}
+}
