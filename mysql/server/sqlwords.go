@@ -12,7 +12,10 @@ import (
 //     ...): the parser takes them only in EXTRACT and as an identifier
 //     after INTERVAL, so they are quoted as one (`MINUTE_SECOND`), which
 //     go-mysql-server's INTERVAL arithmetic reads. EXTRACT(DAY_HOUR FROM
-//     d), where the word is followed by FROM, is left as is;
+//     d), where the word is followed by FROM, is left as is. A value of
+//     one number (INTERVAL 5 MINUTE_SECOND) is the rightmost field, as
+//     MySQL reads it: the unit becomes that field's (the result's name
+//     then says INTERVAL 5 SECOND);
 //   - USE / IGNORE / FORCE KEY, an index hint's synonym of INDEX.
 
 // compoundUnits are INTERVAL's units of two fields.
@@ -64,6 +67,17 @@ func quoteIntervalUnits(q string) string {
 		if k := skipSpace(q, j); k+4 <= len(q) && strings.EqualFold(q[k:k+4], "from") && (k+4 == len(q) || !isIdentByte(q[k+4])) {
 			return false // EXTRACT(unit FROM d)
 		}
+		if v0, ok := singleNumberBefore(q, i); ok {
+			// INTERVAL 5 MINUTE_SECOND: a value of one part is the
+			// rightmost field (MySQL assumes the leftmost left out);
+			// go-mysql-server wants every field.
+			unit := strings.ToUpper(q[i:j])
+			out.WriteString(q[last:v0])
+			out.WriteString(q[v0:i])
+			out.WriteString(unit[strings.LastIndexByte(unit, '_')+1:])
+			last = j
+			return false
+		}
 		out.WriteString(q[last:i])
 		out.WriteString("`" + q[i:j] + "`")
 		last = j
@@ -85,4 +99,42 @@ func unquoteIntervalUnits(name string) string {
 		}
 	}
 	return name
+}
+
+// singleNumberBefore reports whether the unit at q[i] follows `INTERVAL
+// n` or `INTERVAL 'n'` with n digits only; v0 is where n starts.
+func singleNumberBefore(q string, i int) (v0 int, ok bool) {
+	k := i
+	for k > 0 && isSpace(q[k-1]) {
+		k--
+	}
+	quote := byte(0)
+	if k > 0 && (q[k-1] == '\'' || q[k-1] == '"') {
+		quote = q[k-1]
+		k--
+	}
+	digitsEnd := k
+	for k > 0 && q[k-1] >= '0' && q[k-1] <= '9' {
+		k--
+	}
+	if k == digitsEnd {
+		return 0, false
+	}
+	if quote != 0 {
+		if k == 0 || q[k-1] != quote {
+			return 0, false
+		}
+		k--
+	} else if k > 0 && isIdentByte(q[k-1]) {
+		return 0, false
+	}
+	v0 = k
+	for k > 0 && isSpace(q[k-1]) {
+		k--
+	}
+	if k < len("interval") || !strings.EqualFold(q[k-len("interval"):k], "interval") ||
+		(k > len("interval") && isIdentByte(q[k-len("interval")-1])) {
+		return 0, false
+	}
+	return v0, true
 }

@@ -9,6 +9,8 @@ func TestSQLWords(t *testing.T) {
 		{"SELECT d + INTERVAL '1:30' MINUTE_SECOND", "SELECT d + INTERVAL '1:30' `MINUTE_SECOND`"},
 		{"select date_add(d, interval '1 2' day_hour) from t", "select date_add(d, interval '1 2' `day_hour`) from t"},
 		{"SELECT EXTRACT(DAY_HOUR FROM d), d + INTERVAL 1 DAY", "SELECT EXTRACT(DAY_HOUR FROM d), d + INTERVAL 1 DAY"},
+		{"SELECT d + INTERVAL 5 MINUTE_SECOND, d - interval '7' year_month", "SELECT d + INTERVAL 5 SECOND, d - interval '7' MONTH"},
+		{"SELECT d + INTERVAL x5 DAY_HOUR", "SELECT d + INTERVAL x5 `DAY_HOUR`"},
 		{"SELECT 'INTERVAL 1 DAY_HOUR' /* DAY_HOUR */", "SELECT 'INTERVAL 1 DAY_HOUR' /* DAY_HOUR */"},
 		{"SELECT * FROM t IGNORE KEY (k) WHERE a = 'use key'", "SELECT * FROM t IGNORE INDEX (k) WHERE a = 'use key'"},
 		{"select * from t use  key (k), u force key for join (j)", "select * from t use  INDEX (k), u force INDEX for join (j)"},
