@@ -16,7 +16,8 @@ import (
 //     one number (INTERVAL 5 MINUTE_SECOND) is the rightmost field, as
 //     MySQL reads it: the unit becomes that field's (the result's name
 //     then says INTERVAL 5 SECOND);
-//   - USE / IGNORE / FORCE KEY, an index hint's synonym of INDEX.
+//   - USE / IGNORE / FORCE KEY, an index hint's synonym of INDEX, and
+//     PRIMARY in a hint's list (quoted: the parser takes names only).
 
 // compoundUnits are INTERVAL's units of two fields.
 var compoundUnits = map[string]bool{
@@ -27,6 +28,12 @@ var compoundUnits = map[string]bool{
 
 // keyHintRE is an index hint written with KEY.
 var keyHintRE = regexp.MustCompile(`(?i)\b(USE|IGNORE|FORCE)(\s+)KEY\b`)
+
+// primaryHintRE is an index hint whose list names PRIMARY.
+var primaryHintRE = regexp.MustCompile(`(?i)^(?:USE|IGNORE|FORCE)\s+(?:INDEX|KEY)(?:\s+FOR\s+(?:JOIN|ORDER\s+BY|GROUP\s+BY))?\s*\(([^)]*)\)`)
+
+// primaryWordRE is PRIMARY as a word of an index list.
+var primaryWordRE = regexp.MustCompile(`(?i)\bPRIMARY\b`)
 
 // sqlWords applies SRV-WORDS to q.
 func sqlWords(q string) string {
@@ -53,7 +60,36 @@ func sqlWords(q string) string {
 			q = out.String()
 		}
 	}
+	if containsFold(q, "primary") && (containsFold(q, "use") || containsFold(q, "ignore") || containsFold(q, "force")) {
+		q = quotePrimaryHints(q)
+	}
 	return q
+}
+
+// quotePrimaryHints quotes PRIMARY in index hints' lists (`USE INDEX
+// (PRIMARY)`): the parser takes only names there.
+func quotePrimaryHints(q string) string {
+	var out strings.Builder
+	last := 0
+	eachWord(q, func(i, j int) bool {
+		if w := strings.ToUpper(q[i:j]); w != "USE" && w != "IGNORE" && w != "FORCE" {
+			return false
+		}
+		m := primaryHintRE.FindStringSubmatchIndex(q[i:])
+		if m == nil {
+			return false
+		}
+		list := q[i+m[2] : i+m[3]]
+		out.WriteString(q[last : i+m[2]])
+		out.WriteString(primaryWordRE.ReplaceAllString(list, "`$0`"))
+		last = i + m[3]
+		return false
+	})
+	if last == 0 {
+		return q
+	}
+	out.WriteString(q[last:])
+	return out.String()
 }
 
 // quoteIntervalUnits quotes the compound units not followed by FROM.

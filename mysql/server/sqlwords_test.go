@@ -14,6 +14,8 @@ func TestSQLWords(t *testing.T) {
 		{"SELECT 'INTERVAL 1 DAY_HOUR' /* DAY_HOUR */", "SELECT 'INTERVAL 1 DAY_HOUR' /* DAY_HOUR */"},
 		{"SELECT * FROM t IGNORE KEY (k) WHERE a = 'use key'", "SELECT * FROM t IGNORE INDEX (k) WHERE a = 'use key'"},
 		{"select * from t use  key (k), u force key for join (j)", "select * from t use  INDEX (k), u force INDEX for join (j)"},
+		{"SELECT * FROM t IGNORE KEY (PRIMARY, k) WHERE b = 'primary'", "SELECT * FROM t IGNORE INDEX (`PRIMARY`, k) WHERE b = 'primary'"},
+		{"SELECT * FROM t FORCE INDEX FOR ORDER BY (primary) ORDER BY a", "SELECT * FROM t FORCE INDEX FOR ORDER BY (`primary`) ORDER BY a"},
 		{"INSERT INTO t VALUES (1) ON DUPLICATE KEY UPDATE a = 1", "INSERT INTO t VALUES (1) ON DUPLICATE KEY UPDATE a = 1"},
 		{"ALTER TABLE t ADD PRIMARY KEY (a), ADD UNIQUE KEY (b)", "ALTER TABLE t ADD PRIMARY KEY (a), ADD UNIQUE KEY (b)"},
 	} {
