@@ -326,9 +326,9 @@
 // RULE-71 / of DOUBLEs with an infinite result and DIV outside BIGINT
 // [UNSIGNED] are 1690 (divoverflow.go); they were +Inf and a wrapped value.
 //
-// RULE-70 An aggregate inside a subquery over the outer query's columns
-// only (an aggregate of the outer query) is 1235 (outeraggregates.go); it
-// failed while running with 1105.
+// RULE-70 (retired: refusing outer aggregates before planning also
+// refused shapes go-mysql-server answers; the server maps its run-time
+// error instead, handler.go errorRules)
 //
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
@@ -428,7 +428,6 @@ const (
 	likeFullTextID
 	safeUpdatesID
 	setOpOrdinalsID
-	outerAggregatesID
 	checkedDivisionsID
 )
 
@@ -485,7 +484,6 @@ func Install() {
 			analyzer.Rule{Id: unhideBigInsID, Apply: unhideBigIns},                   // RULE-60 (single-table UPDATE, DELETE)
 			analyzer.Rule{Id: safeUpdatesID, Apply: safeUpdates},                     // RULE-68, on the plan as planned
 			analyzer.Rule{Id: setOpOrdinalsID, Apply: setOpOrdinals},                 // RULE-69
-			analyzer.Rule{Id: outerAggregatesID, Apply: outerAggregates},             // RULE-70
 			analyzer.Rule{Id: onUpdateIfChangedID, Apply: onUpdateIfChanged},         // RULE-37, before others wrap the values
 			analyzer.Rule{Id: columnDefaultsID, Apply: columnDefaults},               // FUNC-3
 			analyzer.Rule{Id: assignedVariableTypesID, Apply: assignedVariableTypes}, // FUNC-2

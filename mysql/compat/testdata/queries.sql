@@ -415,7 +415,7 @@ SELECT 1, 'x' UNION SELECT 2, 'y' UNION SELECT 0, 'z' ORDER BY 2 DESC, 1;
 (SELECT 1) UNION (SELECT 3) UNION SELECT 2 ORDER BY 1 DESC;
 SELECT 'b' UNION ALL SELECT 'a' UNION ALL SELECT 'c' ORDER BY 1;
 SELECT 5, a FROM oa UNION SELECT 1, 9 ORDER BY 1, 2;
--- An aggregate of the outer query's column inside a subquery (rules RULE-70: 1235, not a 1105 while running).
+-- An aggregate of the outer query's column inside a subquery (1235 from the server's error mapping, was 1105).
 CREATE TABLE og1 (a INT, b INT);
 CREATE TABLE og2 (x INT, y INT);
 INSERT INTO og1 VALUES (1, 10), (1, 11), (2, 20), (3, 30);
