@@ -126,20 +126,30 @@ func (m *LockManager) TryLock(txn ID, key string, mode Mode) (fresh bool, err er
 	s := m.shard(key)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	e := s.locks[key]
+	if _, _, fresh, granted := grantNow(s, key, txn, mode); granted {
+		return fresh, nil
+	}
+	return false, ErrLockNotAvailable
+}
+
+// grantNow grants the lock if TX-3 allows it without waiting (s.mu held):
+// granted, and fresh when txn did not hold the key before; e is the key's
+// entry and already whether txn holds it in some mode.
+func grantNow(s *lockShard, key string, txn ID, mode Mode) (e *lockEntry, already, fresh, granted bool) {
+	e = s.locks[key]
 	if e == nil {
 		e = &lockEntry{holders: map[ID]Mode{}}
 		s.locks[key] = e
 	}
 	held, already := e.holders[txn]
 	if already && held >= mode {
-		return false, nil
+		return e, true, false, true
 	}
 	if e.grantable(txn, mode) && (already || len(e.queue) == 0) { // TX-3
 		e.holders[txn] = mode
-		return !already, nil
+		return e, already, !already, true
 	}
-	return false, ErrLockNotAvailable
+	return e, already, false, false
 }
 
 // ErrInterrupted is returned by a lock wait whose interrupt channel closed
@@ -151,20 +161,10 @@ var ErrInterrupted = errors.New("txn: lock wait interrupted")
 func (m *LockManager) LockWaitInterruptible(txn ID, key string, mode Mode, wait time.Duration, interrupt <-chan struct{}) (bool, error) {
 	s := m.shard(key)
 	s.mu.Lock()
-	e := s.locks[key]
-	if e == nil {
-		e = &lockEntry{holders: map[ID]Mode{}}
-		s.locks[key] = e
-	}
-	held, already := e.holders[txn]
-	if already && held >= mode {
+	e, already, fresh, granted := grantNow(s, key, txn, mode)
+	if granted {
 		s.mu.Unlock()
-		return false, nil
-	}
-	if e.grantable(txn, mode) && (already || len(e.queue) == 0) { // TX-3
-		e.holders[txn] = mode
-		s.mu.Unlock()
-		return !already, nil
+		return fresh, nil
 	}
 	w := &waiter{txn: txn, mode: mode, granted: make(chan struct{})}
 	if already {
