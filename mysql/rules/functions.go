@@ -19,7 +19,7 @@ import (
 // Functions are MySQL built-in functions go-mysql-server v0.20.0 lacks
 // (FUNC-1), registered by the server where the name is free.
 func Functions() []sql.Function {
-	return append(append(quantifierFunctions(), assignFunction(), defaultFunction(), rollupMarker(), benchmarkFunction()),
+	return append(append(quantifierFunctions(), assignFunction(), defaultFunction(), rollupMarker(), benchmarkFunction(), uuidShortFunction()),
 		fn("truncate", 2, 2, truncateType, truncateNum),
 		fn("makedate", 2, 2, fixed(types.Date), makedate),
 		fn("maketime", 3, 3, fixed(types.Time), maketime),

@@ -332,7 +332,8 @@
 //
 // FUNC-1 MySQL functions go-mysql-server lacks are added to its function
 // registry (functions.go): TRUNCATE, MAKEDATE, MAKETIME, SEC_TO_TIME,
-// UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET, ADDTIME, SUBTIME, BENCHMARK.
+// UTC_DATE, OCT, INSERT, EXPORT_SET, MAKE_SET, ADDTIME, SUBTIME, BENCHMARK,
+// UUID_SHORT.
 //
 // FUNC-2 `@v := expr` in expressions, rewritten by the server to
 // strata_assign(@v, (expr)) (assign.go).
