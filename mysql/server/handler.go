@@ -198,6 +198,7 @@ func (h *errorHandler) spool(c *mysql.Conn, query string, cb mysql.ResultSpoolFn
 				fields = res.Fields
 			}
 			aliasesAsWritten(query, res.Fields)
+			variablesAsWritten(query, res.Fields)
 			if diagnostics {
 				unsignedCodes(res)
 			}
@@ -295,6 +296,33 @@ func aliasesAsWritten(query string, fields []*querypb.Field) {
 	for _, f := range fields {
 		if k := slices.Index(names, f.Table); k >= 0 && spelled[k] != "" {
 			f.Table = spelled[k]
+		}
+	}
+}
+
+// variablesAsWritten names a column that is a system variable (@@x,
+// @@session.x) with the statement's spelling, as MySQL and MariaDB do:
+// go-mysql-server lower-cases the name (SELECT @@SQL_MODE named its
+// column @@sql_mode).
+func variablesAsWritten(query string, fields []*querypb.Field) {
+	if !strings.Contains(query, "@@") || !hasUpper(query) {
+		return
+	}
+	for _, f := range fields {
+		if !strings.HasPrefix(f.Name, "@@") {
+			continue
+		}
+		for i := strings.Index(query, "@@"); i >= 0; {
+			if j := i + len(f.Name); j <= len(query) && strings.EqualFold(query[i:j], f.Name) &&
+				(j == len(query) || !isIdentByte(query[j]) && query[j] != '.') {
+				f.Name = query[i:j]
+				break
+			}
+			k := strings.Index(query[i+2:], "@@")
+			if k < 0 {
+				break
+			}
+			i += 2 + k
 		}
 	}
 }

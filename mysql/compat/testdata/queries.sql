@@ -432,3 +432,5 @@ SELECT id FROM kh USE KEY (kv) WHERE v > 15 ORDER BY id;
 SELECT id FROM kh IGNORE KEY (kv) WHERE v > 15 ORDER BY id;
 SELECT id FROM kh FORCE KEY FOR ORDER BY (kv) ORDER BY v;
 SELECT id FROM kh IGNORE KEY (PRIMARY) WHERE id > 1 ORDER BY id;
+-- A system variable's column is named as the statement spells it (server handler variablesAsWritten).
+SELECT @@AUTOCOMMIT, @@SESSION.AUTOCOMMIT, @@Max_Allowed_Packet > 0, @@autocommit AS lower_alias;
