@@ -969,7 +969,8 @@ func mayIntercept(query string) bool {
 		(startsWithWord(query, "set") && containsFold(query, "transaction")) ||
 		(bigParenNumber(query) && containsFold(query, "time")) ||
 		strings.Count(query, "(") > maxSubqueryNesting && containsFold(query, "select") ||
-		mayCreateSelect(query) || mayBeFunctionStatement(query)
+		mayCreateSelect(query) || mayBeFunctionStatement(query) ||
+		startsWithWord(query, "explain", "describe", "desc") && containsFold(query, "json")
 }
 
 // bigParenNumber reports whether q has "(n" with n above 6 somewhere:
@@ -1010,6 +1011,9 @@ func (h *errorHandler) intercept(ctx context.Context, c *mysql.Conn, query strin
 	}
 	if tooDeep(query) { // SRV-NESTING
 		return true, errTooDeep
+	}
+	if err := explainJSON(query); err != nil { // SRV-WORDS
+		return true, err
 	}
 	if n, typ, ok := tooBigTimePrecision(query); ok {
 		return true, mysql.NewSQLError(1426, "42000", "Too big precision %d specified for '%s'. Maximum is 6.", n, typ)

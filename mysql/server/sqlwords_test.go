@@ -16,12 +16,18 @@ func TestSQLWords(t *testing.T) {
 		{"select * from t use  key (k), u force key for join (j)", "select * from t use  INDEX (k), u force INDEX for join (j)"},
 		{"SELECT * FROM t IGNORE KEY (PRIMARY, k) WHERE b = 'primary'", "SELECT * FROM t IGNORE INDEX (`PRIMARY`, k) WHERE b = 'primary'"},
 		{"SELECT * FROM t FORCE INDEX FOR ORDER BY (primary) ORDER BY a", "SELECT * FROM t FORCE INDEX FOR ORDER BY (`primary`) ORDER BY a"},
+		{"EXPLAIN FORMAT=TRADITIONAL SELECT 1", "EXPLAIN SELECT 1"},
+		{"explain format = 'traditional' select 1", "explain select 1"},
+		{"EXPLAIN FORMAT=TREE SELECT 1", "EXPLAIN FORMAT=TREE SELECT 1"},
 		{"INSERT INTO t VALUES (1) ON DUPLICATE KEY UPDATE a = 1", "INSERT INTO t VALUES (1) ON DUPLICATE KEY UPDATE a = 1"},
 		{"ALTER TABLE t ADD PRIMARY KEY (a), ADD UNIQUE KEY (b)", "ALTER TABLE t ADD PRIMARY KEY (a), ADD UNIQUE KEY (b)"},
 	} {
 		if got := sqlWords(c.in); got != c.want {
 			t.Errorf("sqlWords(%q)\n got %q\nwant %q", c.in, got, c.want)
 		}
+	}
+	if explainJSON("EXPLAIN FORMAT=JSON SELECT 1") == nil || explainJSON("EXPLAIN SELECT 'FORMAT=JSON'") != nil {
+		t.Error("explainJSON")
 	}
 	if got := unrewriteName("DATE_ADD(d, INTERVAL '1:30' `MINUTE_SECOND`)"); got != "DATE_ADD(d, INTERVAL '1:30' MINUTE_SECOND)" {
 		t.Errorf("unrewriteName: %q", got)
