@@ -1147,7 +1147,53 @@ func (h *errorHandler) statementErrors(c *mysql.Conn, query string, err error) e
 			return err == nil && ok
 		}
 	}
-	return privilegeWording(query, unknownVariable(query, deallocateWording(query, dropUnknownTable(query, db, exists, err))))
+	return privilegeWording(query, unknownVariable(query, deallocateWording(query, unknownQualifier(query, dropUnknownTable(query, db, exists, err)))))
+}
+
+var noTableRE = regexp.MustCompile(`^Table '([^'.]*)' doesn't exist$`)
+
+// unknownQualifier answers a column qualified by a name that no table of
+// the statement has (`SELECT x.a FROM t AS y`) with MySQL's 1054 "Unknown
+// column 'x.a' in 'field list'"; go-mysql-server said 1146 "Table 'x'
+// doesn't exist", which is the answer only when x is in a FROM clause.
+// The statement is parsed on this error path only.
+func unknownQualifier(query string, err error) error {
+	var se *mysql.SQLError
+	if !errors.As(err, &se) || se.Num != mysql.ERNoSuchTable {
+		return err
+	}
+	m := noTableRE.FindStringSubmatch(se.Message)
+	if m == nil {
+		return err
+	}
+	stmt, perr := sqlparser.Parse(query)
+	if perr != nil {
+		return err
+	}
+	name := strings.ToLower(m[1])
+	inFrom, column := false, ""
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		switch x := n.(type) {
+		case *sqlparser.AliasedTableExpr:
+			if tn, ok := x.Expr.(sqlparser.TableName); ok && strings.EqualFold(tn.Name.String(), name) || strings.EqualFold(x.As.String(), name) {
+				inFrom = true
+			}
+		case sqlparser.TableName:
+			if strings.EqualFold(x.Name.String(), name) && column == "" {
+				// a table named by DELETE's targets, INSERT's table...
+				inFrom = true
+			}
+		case *sqlparser.ColName:
+			if column == "" && strings.EqualFold(x.Qualifier.Name.String(), name) {
+				column = x.Qualifier.Name.String() + "." + x.Name.String()
+			}
+		}
+		return true, nil
+	}, stmt)
+	if inFrom || column == "" {
+		return err
+	}
+	return mysql.NewSQLError(mysql.ERBadFieldError, "42S22", "Unknown column '%s' in 'field list'", column)
 }
 
 var (

@@ -250,3 +250,10 @@ INSERT INTO eg VALUES (1, 2), (1, 3);
 SELECT 'abc' REGEXP '(a';
 SELECT 1 INTO @v, @w FROM eg LIMIT 1;
 SELECT (SELECT 1 INTO @v FROM eg LIMIT 1);
+-- A column qualified by a name no table of the statement has is 1054, not 1146 (server unknownQualifier).
+CREATE TABLE uq (a INT);
+SELECT nosuch.a FROM uq;
+SELECT x.a FROM uq AS y;
+UPDATE uq SET nosuch.a = 1;
+SELECT * FROM nosuch_table_here;
+SELECT * FROM uq JOIN nosuch_table_here ON nosuch_table_here.a = uq.a;
