@@ -3,7 +3,6 @@ package rules
 import (
 	"fmt"
 	"math"
-	"math/big"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
@@ -121,29 +120,11 @@ func (d *checkedDiv) checkIntDiv(ctx *sql.Context, id *expression.IntDiv, row sq
 
 // exactNumber is v as a decimal when v is an integer or a decimal.
 func exactNumber(v any) (decimal.Decimal, bool) {
-	switch x := v.(type) {
-	case int64:
-		return decimal.NewFromInt(x), true
-	case int32:
-		return decimal.NewFromInt(int64(x)), true
-	case int16:
-		return decimal.NewFromInt(int64(x)), true
-	case int8:
-		return decimal.NewFromInt(int64(x)), true
-	case int:
-		return decimal.NewFromInt(int64(x)), true
-	case uint64:
-		return decimal.NewFromBigInt(new(big.Int).SetUint64(x), 0), true
-	case uint32:
-		return decimal.NewFromInt(int64(x)), true
-	case uint16:
-		return decimal.NewFromInt(int64(x)), true
-	case uint8:
-		return decimal.NewFromInt(int64(x)), true
-	case decimal.Decimal:
-		return x, true
+	switch v.(type) {
+	case float32, float64, string, []byte:
+		return decimal.Decimal{}, false
 	}
-	return decimal.Decimal{}, false
+	return decimalOf(v)
 }
 
 // temporalOperand reports whether a child of e is a date or time.
