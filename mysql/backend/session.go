@@ -548,16 +548,22 @@ func (s *Session) GetSessionVariable(ctx *sql.Context, name string) (interface{}
 	if n := len(name); (n == len("warning_count") || n == len("error_count")) && strings.EqualFold(name[n-6:], "_count") {
 		switch strings.ToLower(name) {
 		case "warning_count":
-			return uint64(len(s.Warnings())), nil
+			return s.DiagnosticsCount(false), nil
 		case "error_count":
-			n := uint64(0)
-			for _, w := range s.Warnings() {
-				if w.Level == "Error" {
-					n++
-				}
-			}
-			return n, nil
+			return s.DiagnosticsCount(true), nil
 		}
 	}
 	return s.BaseSession.GetSessionVariable(ctx, name)
+}
+
+// DiagnosticsCount is the number of conditions in the diagnostics area,
+// errors only when errorsOnly (SES-11).
+func (s *Session) DiagnosticsCount(errorsOnly bool) uint64 {
+	n := uint64(0)
+	for _, w := range s.Warnings() {
+		if !errorsOnly || w.Level == "Error" {
+			n++
+		}
+	}
+	return n
 }

@@ -14,24 +14,34 @@ import (
 // above U+FFFF go to the collation's own function.
 
 type weightTable struct {
-	once sync.Once
-	bmp  []int32
+	once  sync.Once
+	bmp   []int32
+	ascii [utf8.RuneSelf]uint32 // weight(r)^(1<<31): the key words appendKey writes
 }
 
 var weightTables sync.Map // sql.CollationID -> *weightTable
 
-// collationWeight returns coll's weight function, table-backed for the BMP.
-func collationWeight(coll sql.CollationID) func(rune) int32 {
-	sorter := coll.Sorter()
+// weightsOf returns coll's table, built at its first use.
+func weightsOf(coll sql.CollationID) *weightTable {
 	v, _ := weightTables.LoadOrStore(coll, &weightTable{})
 	wt := v.(*weightTable)
 	wt.once.Do(func() {
+		sorter := coll.Sorter()
 		wt.bmp = make([]int32, 1<<16)
 		for r := range wt.bmp {
 			wt.bmp[r] = sorter(rune(r))
 		}
+		for r := range wt.ascii {
+			wt.ascii[r] = uint32(wt.bmp[r]) ^ (1 << 31)
+		}
 	})
-	bmp := wt.bmp
+	return wt
+}
+
+// collationWeight returns coll's weight function, table-backed for the BMP.
+func collationWeight(coll sql.CollationID) func(rune) int32 {
+	sorter := coll.Sorter()
+	bmp := weightsOf(coll).bmp
 	return func(r rune) int32 {
 		if r >= 0 && int(r) < len(bmp) {
 			return bmp[r]
@@ -40,19 +50,8 @@ func collationWeight(coll sql.CollationID) func(rune) int32 {
 	}
 }
 
-var asciiTables sync.Map // sql.CollationID -> *[utf8.RuneSelf]uint32
-
 // asciiWeights returns coll's key words of the ASCII runes, weight(r) with
 // the sign bit flipped, as appendKey writes them (CODEC-6).
 func asciiWeights(coll sql.CollationID) *[utf8.RuneSelf]uint32 {
-	if v, ok := asciiTables.Load(coll); ok {
-		return v.(*[utf8.RuneSelf]uint32)
-	}
-	weight := collationWeight(coll)
-	t := new([utf8.RuneSelf]uint32)
-	for r := range t {
-		t[r] = uint32(weight(rune(r))) ^ (1 << 31)
-	}
-	v, _ := asciiTables.LoadOrStore(coll, t)
-	return v.(*[utf8.RuneSelf]uint32)
+	return &weightsOf(coll).ascii
 }

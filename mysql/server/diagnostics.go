@@ -33,25 +33,20 @@ func (h *errorHandler) showErrors(c *mysql.Conn, query string) (*sqltypes.Result
 		return nil, false
 	}
 	errorsOnly := strings.EqualFold(m[2], "errors")
-	warnings := s.Warnings() // newest first
 	if m[1] != "" {
-		n := 0
-		for _, w := range warnings {
-			if !errorsOnly || w.Level == "Error" {
-				n++
-			}
-		}
+		n := s.DiagnosticsCount(errorsOnly)
 		name := "@@session.warning_count"
 		if errorsOnly {
 			name = "@@session.error_count"
 		}
 		return &sqltypes.Result{
 			Fields: []*querypb.Field{{Name: name, Type: sqltypes.Uint64, Charset: 63, ColumnLength: 21, Flags: uint32(querypb.MySqlFlag_UNSIGNED_FLAG)}},
-			Rows:   [][]sqltypes.Value{{sqltypes.NewUint64(uint64(n))}},
+			Rows:   [][]sqltypes.Value{{sqltypes.NewUint64(n)}},
 		}, true
 	}
 	res := &sqltypes.Result{Fields: []*querypb.Field{textField("Level"),
 		{Name: "Code", Type: sqltypes.Uint32, Charset: 63, ColumnLength: 4}, textField("Message")}}
+	warnings := s.Warnings() // newest first
 	for i := len(warnings) - 1; i >= 0; i-- {
 		if w := warnings[i]; w.Level == "Error" {
 			res.Rows = append(res.Rows, []sqltypes.Value{sqltypes.NewVarChar(w.Level),

@@ -764,7 +764,7 @@ func (h *errorHandler) rewrite(c *mysql.Conn, query string) string {
 	}
 	s := h.session(c)
 	if s == nil {
-		return sqlWords(lockOptions(parenQuery(rewriteQuery(query, true))))
+		return rewriteText(query, true)
 	}
 	query = clientText(s, query)
 	beginDiagnostics(s, query)
@@ -776,11 +776,17 @@ func (h *errorHandler) rewrite(c *mysql.Conn, query string) string {
 			mode = strings.ToUpper(mode)
 		}
 	}
-	query = sqlWords(lockOptions(parenQuery(rewriteQuery(query, !strings.Contains(mode, "NO_BACKSLASH_ESCAPES"))))) // SRV-PARENQUERY, SRV-LOCKOPT, SRV-WORDS
+	query = rewriteText(query, !strings.Contains(mode, "NO_BACKSLASH_ESCAPES"))
 	if h.b.HasGeneratedColumns() && !strings.Contains(mode, "STRICT_") {
 		query = generatedValues(s, query)
 	}
 	return selectValues(s, query)
+}
+
+// rewriteText is the statement-text corrections before the parser:
+// rewriteQuery's, then SRV-PARENQUERY, SRV-LOCKOPT and SRV-WORDS.
+func rewriteText(query string, backslashEscapes bool) string {
+	return sqlWords(lockOptions(parenQuery(rewriteQuery(query, backslashEscapes))))
 }
 
 // killRE matches KILL [QUERY | CONNECTION] id.
@@ -1178,15 +1184,15 @@ func unknownQualifier(query string, err error) error {
 			if tn, ok := x.Expr.(sqlparser.TableName); ok && strings.EqualFold(tn.Name.String(), name) || strings.EqualFold(x.As.String(), name) {
 				inFrom = true
 			}
-		case sqlparser.TableName:
-			if strings.EqualFold(x.Name.String(), name) && column == "" {
-				// a table named by DELETE's targets, INSERT's table...
+		case sqlparser.TableName: // DELETE's targets, INSERT's table...
+			if strings.EqualFold(x.Name.String(), name) {
 				inFrom = true
 			}
 		case *sqlparser.ColName:
 			if column == "" && strings.EqualFold(x.Qualifier.Name.String(), name) {
 				column = x.Qualifier.Name.String() + "." + x.Name.String()
 			}
+			return false, nil // its qualifier names no table of the statement
 		}
 		return true, nil
 	}, stmt)

@@ -3,7 +3,6 @@ package server
 import (
 	"errors"
 	"regexp"
-	"strings"
 
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
@@ -153,14 +152,6 @@ func copyExpr(e sqlparser.Expr) (sqlparser.Expr, error) {
 	return stmt.(*sqlparser.Select).SelectExprs[0].(*sqlparser.AliasedExpr).Expr, nil
 }
 
-// aggregateNames are the aggregate functions go-mysql-server knows.
-var aggregateNames = map[string]bool{
-	"avg": true, "bit_and": true, "bit_or": true, "bit_xor": true, "count": true,
-	"json_arrayagg": true, "json_objectagg": true, "max": true, "min": true,
-	"std": true, "stddev": true, "stddev_pop": true, "stddev_samp": true, "sum": true,
-	"var_pop": true, "var_samp": true, "variance": true, "any_value": true,
-}
-
 // aggregateOf reports whether e calls an aggregate or window function
 // outside a subquery.
 func aggregateOf(e sqlparser.Expr) bool {
@@ -172,7 +163,7 @@ func aggregateOf(e sqlparser.Expr) bool {
 		case *sqlparser.GroupConcatExpr:
 			found = true
 		case *sqlparser.FuncExpr:
-			if x.Over != nil || aggregateNames[strings.ToLower(x.Name.String())] {
+			if x.Over != nil || x.IsAggregate() || x.Name.Lowered() == "any_value" {
 				found = true
 			}
 		}

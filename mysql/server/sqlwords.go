@@ -64,23 +64,15 @@ func sqlWords(q string) string {
 	}
 	if containsFold(q, "key") && (containsFold(q, "use") || containsFold(q, "ignore") || containsFold(q, "force")) &&
 		keyHintRE.MatchString(q) {
-		var out strings.Builder
-		last := 0
-		eachWord(q, func(i, j int) bool { // outside strings and comments only
+		q = spliceWords(q, func(i, j int) (int, int, string, bool) {
 			if w := strings.ToUpper(q[i:j]); w == "USE" || w == "IGNORE" || w == "FORCE" {
 				if m := keyHintRE.FindStringSubmatchIndex(q[i:]); m != nil && m[0] == 0 {
 					k := i + m[5] // after the spaces: KEY
-					out.WriteString(q[last:k])
-					out.WriteString("INDEX")
-					last = k + 3
+					return k, k + len("KEY"), "INDEX", true
 				}
 			}
-			return false
+			return 0, 0, "", false
 		})
-		if last > 0 {
-			out.WriteString(q[last:])
-			q = out.String()
-		}
 	}
 	if containsFold(q, "primary") && (containsFold(q, "use") || containsFold(q, "ignore") || containsFold(q, "force")) {
 		q = quotePrimaryHints(q)
@@ -91,57 +83,54 @@ func sqlWords(q string) string {
 // quotePrimaryHints quotes PRIMARY in index hints' lists (`USE INDEX
 // (PRIMARY)`): the parser takes only names there.
 func quotePrimaryHints(q string) string {
-	var out strings.Builder
-	last := 0
-	eachWord(q, func(i, j int) bool {
+	return spliceWords(q, func(i, j int) (int, int, string, bool) {
 		if w := strings.ToUpper(q[i:j]); w != "USE" && w != "IGNORE" && w != "FORCE" {
-			return false
+			return 0, 0, "", false
 		}
 		m := primaryHintRE.FindStringSubmatchIndex(q[i:])
 		if m == nil {
-			return false
+			return 0, 0, "", false
 		}
-		list := q[i+m[2] : i+m[3]]
-		out.WriteString(q[last : i+m[2]])
-		out.WriteString(primaryWordRE.ReplaceAllString(list, "`$0`"))
-		last = i + m[3]
-		return false
+		return i + m[2], i + m[3], primaryWordRE.ReplaceAllString(q[i+m[2]:i+m[3]], "`$0`"), true
 	})
-	if last == 0 {
-		return q
-	}
-	out.WriteString(q[last:])
-	return out.String()
 }
 
 // quoteIntervalUnits quotes the compound units not followed by FROM.
 func quoteIntervalUnits(q string) string {
-	var out strings.Builder
-	last := 0
-	eachWord(q, func(i, j int) bool {
+	return spliceWords(q, func(i, j int) (int, int, string, bool) {
 		if j-i < 8 || !compoundUnits[strings.ToUpper(q[i:j])] {
-			return false
+			return 0, 0, "", false
 		}
 		if k := skipSpace(q, j); k+4 <= len(q) && strings.EqualFold(q[k:k+4], "from") && (k+4 == len(q) || !isIdentByte(q[k+4])) {
-			return false // EXTRACT(unit FROM d)
+			return 0, 0, "", false // EXTRACT(unit FROM d)
 		}
-		if v0, ok := singleNumberBefore(q, i); ok {
+		if singleNumberBefore(q, i) {
 			// INTERVAL 5 MINUTE_SECOND: a value of one part is the
 			// rightmost field (MySQL assumes the leftmost left out);
 			// go-mysql-server wants every field.
 			unit := strings.ToUpper(q[i:j])
-			out.WriteString(q[last:v0])
-			out.WriteString(q[v0:i])
-			out.WriteString(unit[strings.LastIndexByte(unit, '_')+1:])
-			last = j
-			return false
+			return i, j, unit[strings.LastIndexByte(unit, '_')+1:], true
 		}
-		out.WriteString(q[last:i])
-		out.WriteString("`" + q[i:j] + "`")
-		last = j
+		return i, j, "`" + q[i:j] + "`", true
+	})
+}
+
+// spliceWords rebuilds q with the replacements edit gives for its words
+// (outside strings and comments): q[from:to] becomes repl. A replacement
+// that starts before the end of the previous one is dropped. q itself when
+// there are none.
+func spliceWords(q string, edit func(i, j int) (from, to int, repl string, ok bool)) string {
+	var out strings.Builder
+	last, changed := 0, false
+	eachWord(q, func(i, j int) bool {
+		if from, to, repl, ok := edit(i, j); ok && from >= last {
+			out.WriteString(q[last:from])
+			out.WriteString(repl)
+			last, changed = to, true
+		}
 		return false
 	})
-	if last == 0 {
+	if !changed {
 		return q
 	}
 	out.WriteString(q[last:])
@@ -160,8 +149,8 @@ func unquoteIntervalUnits(name string) string {
 }
 
 // singleNumberBefore reports whether the unit at q[i] follows `INTERVAL
-// n` or `INTERVAL 'n'` with n digits only; v0 is where n starts.
-func singleNumberBefore(q string, i int) (v0 int, ok bool) {
+// n` or `INTERVAL 'n'` with n digits only.
+func singleNumberBefore(q string, i int) bool {
 	k := i
 	for k > 0 && isSpace(q[k-1]) {
 		k--
@@ -176,23 +165,19 @@ func singleNumberBefore(q string, i int) (v0 int, ok bool) {
 		k--
 	}
 	if k == digitsEnd {
-		return 0, false
+		return false
 	}
 	if quote != 0 {
 		if k == 0 || q[k-1] != quote {
-			return 0, false
+			return false
 		}
 		k--
 	} else if k > 0 && isIdentByte(q[k-1]) {
-		return 0, false
+		return false
 	}
-	v0 = k
 	for k > 0 && isSpace(q[k-1]) {
 		k--
 	}
-	if k < len("interval") || !strings.EqualFold(q[k-len("interval"):k], "interval") ||
-		(k > len("interval") && isIdentByte(q[k-len("interval")-1])) {
-		return 0, false
-	}
-	return v0, true
+	return k >= len("interval") && strings.EqualFold(q[k-len("interval"):k], "interval") &&
+		(k == len("interval") || !isIdentByte(q[k-len("interval")-1]))
 }
