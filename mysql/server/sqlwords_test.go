@@ -33,3 +33,20 @@ func TestSQLWords(t *testing.T) {
 		t.Errorf("unrewriteName: %q", got)
 	}
 }
+
+// SRV-LOCKOPT: the clauses become markers; the same words in a string or
+// a comment stay as written.
+func TestLockOptions(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"SELECT id FROM t WHERE a = 1 FOR UPDATE NOWAIT", "SELECT id FROM t WHERE a = 1 FOR UPDATE /*strata:nowait*/"},
+		{"select id from t for share skip  locked", "select id from t for share /*strata:skip_locked*/"},
+		{"SELECT id FROM t LOCK IN SHARE MODE SKIP LOCKED", "SELECT id FROM t LOCK IN SHARE MODE /*strata:skip_locked*/"},
+		{"INSERT INTO t VALUES ('wait FOR UPDATE NOWAIT here')", "INSERT INTO t VALUES ('wait FOR UPDATE NOWAIT here')"},
+		{"SELECT 1 /* for update skip locked */", "SELECT 1 /* for update skip locked */"},
+		{"SELECT nowait FROM t FOR UPDATE", "SELECT nowait FROM t FOR UPDATE"},
+	} {
+		if got := lockOptions(c.in); got != c.want {
+			t.Errorf("lockOptions(%q)\n got %q\nwant %q", c.in, got, c.want)
+		}
+	}
+}
