@@ -34,15 +34,41 @@
 //	     them, and holds it until Close (or Abandon, as a crash would drop it).
 //	EN-8 Snapshot reads (snapshot.go, package mvcc): a transaction may
 //	     read as of one commit timestamp; locking reads stay current.
+//	EN-9 Transactions larger than memory (stage.go). When the write set
+//	     passes the spill threshold (SpillBytes: a sixteenth of the log or
+//	     half of MaxTxnMemory) it moves into the transaction's private
+//	     staging keyspace (directory name "\x00stage\x00"+id, never
+//	     listed): one entry per change, keyed (keyspace, key, position),
+//	     the position being the write-set journal's, so that a savepoint
+//	     before the spill is still exact (a rollback marks the positions
+//	     after it dead, in memory) and a scan sees exactly the changes made
+//	     before it began. Own-write reads look in the write set, then the
+//	     newest live staged entry, then the tree. Such a transaction (or
+//	     one whose commit would pass a quarter of the log or half the pool)
+//	     commits by rolling forward: the directory entry is renamed
+//	     "\x00apply\x00"+id with the dead positions (the commit record;
+//	     the transaction is committed once it is durable), then the newest
+//	     live entry of every key is applied to the trees in batches of
+//	     mini-transactions, the last of which removes the apply entry and
+//	     drops the staging keyspace. Re-applying final values is idempotent,
+//	     so recovery (EN-4) finishes every apply entry from the start
+//	     before anything else runs and drops every stage entry (a
+//	     transaction that never committed). Pages of user keyspaces still
+//	     hold only committed data (EN-1). While it applies, other commits
+//	     and new snapshots wait (bigMu, mvcc MV-6), and snapshots older than
+//	     it that read a keyspace it changes get 1412. Row locks stay in
+//	     memory, bounded by EN-6.
 package engine
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -127,6 +153,8 @@ type DB struct {
 	locks    *txn.LockManager
 	dir      btree.Tree
 
+	bigMu sync.RWMutex // EN-9: held by a staged commit while it applies
+
 	ksMu   sync.RWMutex
 	byName map[string]*Keyspace
 	byID   map[uint32]*Keyspace
@@ -139,6 +167,8 @@ type DB struct {
 
 	commits, rollbacks, recoveredRecords atomic.Int64
 	logSpaceWaits, cleanerErrs           atomic.Int64
+	spills, stagedCommits                atomic.Int64          // EN-9
+	applyErr                             atomic.Pointer[error] // EN-9: a committed apply failed
 }
 
 // Open opens (creating if needed) the engine and recovers it.
@@ -192,6 +222,9 @@ func (db *DB) open(kernelAtomic bool) error {
 	}
 	if db.opts.MaxTxnMemory == 0 { // EN-6's default: the log's capacity, which is fixed at its creation
 		db.opts.MaxTxnMemory = max(db.log.Capacity(), 16<<20)
+	}
+	if db.opts.SpillBytes == 0 { // EN-9: a commit of it still fits one mini-transaction (WAL-3)
+		db.opts.SpillBytes = db.log.Capacity() / 16
 	}
 	repaired, err := db.store.Recover() // EN-4
 	if err != nil {
@@ -277,13 +310,31 @@ func (db *DB) loadCatalog() error {
 	}
 	db.dir = btree.Tree{Root: metaDirRoot(m), Keyspace: dirKeyspace}
 	t.Abort()
-	var pending []*Keyspace
+	var pending, stages []*Keyspace
+	type applying struct {
+		ks   *Keyspace
+		dead [][2]int64
+	}
+	var applies []applying
 	it := db.dir.Scan(db.pool, nil, nil, false)
 	for it.Next() {
+		if bytes.HasPrefix(it.Key(), stageName(0, true)[:7]) { // EN-9: a committed staged transaction
+			ks, dead, err := decodeApply(it.Key(), it.Value())
+			if err != nil {
+				it.Close()
+				return err
+			}
+			applies = append(applies, applying{ks, dead})
+			continue
+		}
 		ks, err := decodeDirEntry(it.Key(), it.Value())
 		if err != nil {
 			it.Close()
 			return err
+		}
+		if strings.HasPrefix(ks.name, string(stageName(0, false)[:7])) {
+			stages = append(stages, ks) // EN-9: never committed
+			continue
 		}
 		if ks.name[0] == 0 {
 			pending = append(pending, ks)
@@ -293,6 +344,21 @@ func (db *DB) loadCatalog() error {
 	}
 	if err := it.Err(); err != nil {
 		return err
+	}
+	for _, a := range applies {
+		slog.Info("finishing the apply of a committed transaction", "staging_keyspace_id", a.ks.id)
+		if _, err := db.rollForward(a.ks, a.dead, nil); err != nil {
+			return fmt.Errorf("recovery: %w", err)
+		}
+		if err := db.finishDrop(a.ks); err != nil {
+			return err
+		}
+	}
+	for _, ks := range stages {
+		slog.Info("dropping an uncommitted transaction's staging keyspace", "keyspace_id", ks.id)
+		if err := db.dropStage(ks, []byte(ks.name)); err != nil {
+			return err
+		}
 	}
 	for _, ks := range pending {
 		slog.Info("finishing an interrupted keyspace drop", "keyspace_id", ks.id)
@@ -354,6 +420,8 @@ func (db *DB) CreateKeyspace(name string) (*Keyspace, error) {
 	if name == "" || name[0] == 0 || len(name) > btree.MaxKey {
 		return nil, fmt.Errorf("engine: invalid keyspace name %q", name)
 	}
+	db.bigMu.RLock() // EN-9: no staged commit holds the version clock (before ksMu)
+	defer db.bigMu.RUnlock()
 	db.ksMu.Lock()
 	defer db.ksMu.Unlock()
 	if _, ok := db.byName[name]; ok {

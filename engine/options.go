@@ -64,6 +64,9 @@ type Options struct {
 	// MaxTxnMemory bounds one transaction's write set and row locks in
 	// bytes (EN-6; default: the redo log's capacity, at least 16 MiB).
 	MaxTxnMemory int64
+	// SpillBytes is the write-set size past which a transaction's changes
+	// move to its staging keyspace (EN-9); 0: a sixteenth of the log.
+	SpillBytes int64
 	// LockWaitTimeout bounds a row-lock wait (default 50 s, as InnoDB).
 	LockWaitTimeout time.Duration
 	// MaxDirtyPct is the dirty-page ratio at which background flushing

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"log/slog"
+	"math"
 	"sync"
 	"time"
 
@@ -31,6 +33,9 @@ type Tx struct {
 	interrupt <-chan struct{} // closed: row-lock waits give up (ErrInterrupted)
 
 	lockWait time.Duration // row-lock wait bound; 0: the engine's
+
+	stage *stage // EN-9: the spilled changes, nil until the first spill
+	base  int64  // EN-9: the journal position the write set starts at
 }
 
 // Begin starts a transaction.
@@ -79,11 +84,20 @@ func (tx *Tx) lockOrTry(ks *Keyspace, key []byte, mode txn.Mode, try bool) error
 // string header and the lock table's entry.
 const lockOverhead = 160
 
-// checkMemory enforces EN-6 after the transaction grew.
+// checkMemory enforces EN-6 after the transaction grew, spilling the
+// write set when it passes the spill threshold (EN-9).
 func (tx *Tx) checkMemory() error {
 	if tx.ws.Len() >= memgov.MinRows || len(tx.held) >= memgov.MinRows {
 		if err := memgov.Check(); err != nil {
-			return fmt.Errorf("%w: %w", ErrTxnTooLarge, err)
+			if tx.ws.Len() < memgov.MinRows {
+				return fmt.Errorf("%w: %w", ErrTxnTooLarge, err)
+			}
+			return tx.spill()
+		}
+	}
+	if int64(tx.ws.Bytes()) > tx.db.opts.SpillBytes || int64(tx.ws.Memory()) > tx.db.opts.MaxTxnMemory/2 {
+		if err := tx.spill(); err != nil {
+			return err
 		}
 	}
 	if n := int64(tx.ws.Memory() + tx.lockBytes); n > tx.db.opts.MaxTxnMemory {
@@ -114,6 +128,12 @@ func (tx *Tx) get(ks *Keyspace, key []byte, current bool) ([]byte, bool, error) 
 			return nil, false, nil
 		}
 		return w.Value, true, nil
+	}
+	if tx.stage != nil { // EN-9
+		w, ok, err := tx.stagedGet(ks.id, key, math.MaxInt64)
+		if err != nil || ok {
+			return w.Value, ok && !w.Delete, err
+		}
 	}
 	if current || tx.snap == nil {
 		return ks.tree.Get(tx.db.pool, key)
@@ -210,14 +230,32 @@ func (tx *Tx) SetInterrupt(ch <-chan struct{}) { tx.interrupt = ch }
 // engine's LockWaitTimeout).
 func (tx *Tx) SetLockWaitTimeout(d time.Duration) { tx.lockWait = d }
 
-// Savepoint marks the buffered writes so far (for statement rollback).
-func (tx *Tx) Savepoint() int { return tx.ws.Savepoint() }
+// Savepoint marks the buffered writes so far (for statement rollback): a
+// position in the transaction's journal (EN-9).
+func (tx *Tx) Savepoint() int { return int(tx.base) + tx.ws.Savepoint() }
 
-// RollbackTo undoes the writes buffered after sp; locks stay held.
-func (tx *Tx) RollbackTo(sp int) { tx.ws.RollbackTo(sp) }
+// RollbackTo undoes the writes made after sp; locks stay held. Staged
+// changes after sp are marked dead (EN-9).
+func (tx *Tx) RollbackTo(sp int) {
+	p := int64(sp)
+	if p >= tx.base {
+		tx.ws.RollbackTo(int(p - tx.base))
+		return
+	}
+	end := tx.base + int64(tx.ws.Savepoint())
+	tx.stage.dead = append(tx.stage.dead, [2]int64{p, end})
+	tx.ws.Reset()
+	tx.base = end
+}
 
-// Writes is the number of keys this transaction changes.
-func (tx *Tx) Writes() int { return tx.ws.Len() }
+// Writes is the number of changes this transaction holds (a key changed
+// twice after a spill counts twice).
+func (tx *Tx) Writes() int {
+	if tx.stage != nil {
+		return tx.ws.Len() + tx.stage.writes
+	}
+	return tx.ws.Len()
+}
 
 // Commit applies the write set atomically and, unless AsyncCommit, waits
 // for it to be durable (EN-1, EN-2). On error nothing was applied.
@@ -233,19 +271,30 @@ func (tx *Tx) commit(async bool) error {
 		return ErrTxnDone
 	}
 	defer tx.finish()
-	if tx.ws.Len() == 0 {
+	if tx.ws.Len() == 0 && tx.stage == nil {
 		tx.db.commits.Add(1)
 		return nil
 	}
 	if tx.db.closed.Load() {
 		return ErrClosed
 	}
+	if p := tx.db.applyErr.Load(); p != nil {
+		return fmt.Errorf("engine: a committed transaction could not be applied, restart to recover: %w", *p)
+	}
 	if err := tx.db.pool.FlushErr(); err != nil {
 		// A page write failed: the data volume can no longer be trusted to
 		// take the changes this commit would make dirty. Refuse writes.
 		return fmt.Errorf("engine: data volume write failed earlier, refusing commits: %w", err)
 	}
+	if tx.stage != nil {
+		return tx.commitStaged(async)
+	}
 	end, err := tx.db.apply(tx.ws)
+	if errors.Is(err, ErrTxnTooLarge) {
+		// Too large for one mini-transaction: commit by rolling forward
+		// (EN-9).
+		return tx.commitStaged(async)
+	}
 	tx.releaseLocks()
 	if err != nil {
 		return err
@@ -267,6 +316,13 @@ func (tx *Tx) Rollback() {
 }
 
 func (tx *Tx) finish() {
+	if st := tx.stage; st != nil {
+		tx.stage = nil
+		if err := tx.db.dropStage(st.ks, []byte(st.ks.name)); err != nil {
+			// Recovery drops it (EN-9); until then its pages are lost space.
+			slog.Error("dropping a rolled-back transaction's staging keyspace", "err", err)
+		}
+	}
 	tx.releaseLocks()
 	tx.snap.Release()
 	tx.snap = nil
@@ -284,6 +340,8 @@ func (tx *Tx) releaseLocks() {
 // apply runs the write set as one mini-transaction and returns the LSN
 // that makes it durable.
 func (db *DB) apply(ws *txn.WriteSet) (page.LSN, error) {
+	db.bigMu.RLock() // EN-9: no staged commit is applying
+	defer db.bigMu.RUnlock()
 	db.ksMu.RLock()
 	defer db.ksMu.RUnlock()
 	// Fault the leaves in before taking the apply latch, so that the
@@ -387,6 +445,9 @@ func (tx *Tx) scan(ks *Keyspace, lo, hi []byte, reverse, current bool) *Iterator
 		return true
 	})
 	it.ownBuf = it.own
+	if tx.stage != nil { // EN-9: the changes staged before the scan began
+		it.staged = tx.stagedRange(ks.id, lo, hi, reverse, tx.base+int64(tx.ws.Savepoint()))
+	}
 	return it
 }
 
@@ -404,6 +465,7 @@ type source interface {
 // buffered writes.
 type Iterator struct {
 	tree     source
+	staged   *stageIter  // EN-9: own staged writes, below own
 	own      []txn.Write // own writes not yet merged
 	ownBuf   []txn.Write // all of them (kept for reuse)
 	reverse  bool
@@ -426,9 +488,12 @@ func (it *Iterator) Next() bool {
 		it.treeOK = it.tree.Next()
 	}
 	for {
-		hasOwn := len(it.own) > 0
+		w, hasOwn := it.peekOwn()
 		if !it.treeOK && !hasOwn {
 			it.err = it.tree.Err()
+			if it.err == nil && it.staged != nil {
+				it.err = it.staged.err
+			}
 			return false
 		}
 		var c int
@@ -438,7 +503,7 @@ func (it *Iterator) Next() bool {
 		case !hasOwn:
 			c = -1
 		default:
-			c = bytes.Compare(it.tree.Key(), it.own[0].Key)
+			c = bytes.Compare(it.tree.Key(), w.Key)
 			if it.reverse {
 				c = -c
 			}
@@ -448,8 +513,7 @@ func (it *Iterator) Next() bool {
 			it.advance = true
 			return true
 		}
-		w := it.own[0]
-		it.own = it.own[1:]
+		it.popOwn()
 		if c == 0 {
 			it.treeOK = it.tree.Next()
 		}
@@ -459,6 +523,51 @@ func (it *Iterator) Next() bool {
 		it.key, it.val = w.Key, w.Value
 		return true
 	}
+}
+
+// peekOwn is the next own write: the write set's, else (or, on the same
+// key, below it) the staged one (EN-9).
+func (it *Iterator) peekOwn() (txn.Write, bool) {
+	if it.staged == nil || !it.staged.cur.have {
+		if len(it.own) > 0 {
+			return it.own[0], true
+		}
+		return txn.Write{}, false
+	}
+	if len(it.own) > 0 && it.ownFirst() <= 0 {
+		return it.own[0], true
+	}
+	return it.staged.cur.w, true
+}
+
+// popOwn steps past the write peekOwn returned (and a staged write of the
+// same key, which it hides).
+func (it *Iterator) popOwn() {
+	if it.staged == nil || !it.staged.cur.have {
+		it.own = it.own[1:]
+		return
+	}
+	if len(it.own) == 0 {
+		it.staged.advance()
+		return
+	}
+	c := it.ownFirst()
+	if c <= 0 {
+		it.own = it.own[1:]
+	}
+	if c >= 0 {
+		it.staged.advance()
+	}
+}
+
+// ownFirst compares the write set's next key with the staged one's in
+// iteration order.
+func (it *Iterator) ownFirst() int {
+	c := bytes.Compare(it.own[0].Key, it.staged.cur.w.Key)
+	if it.reverse {
+		c = -c
+	}
+	return c
 }
 
 // Key is the current key; valid until Next.
@@ -482,6 +591,10 @@ func (it *Iterator) Close() {
 	}
 	it.tree.Close()
 	it.tree = nil
+	if it.staged != nil {
+		it.staged.close()
+		it.staged = nil
+	}
 	clear(it.ownBuf[:cap(it.ownBuf)])
 	it.own, it.ownBuf, it.key, it.val = nil, it.ownBuf[:0], nil, nil
 	iterators.Put(it)

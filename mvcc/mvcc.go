@@ -30,6 +30,12 @@
 // dropped and the horizon moves to the clock: a snapshot older than the
 // horizon that needs a version gets ErrSnapshotTooOld (MySQL 1412).
 //
+// MV-6 A commit too large to record (the engine's staged commits, EN-9)
+// begins with BeginLarge: it records nothing; the keyspaces it changes
+// take its timestamp as their newest and as their horizon before any
+// change is visible, so a snapshot older than it that reads them gets
+// ErrSnapshotTooOld, and new snapshots wait until it publishes (MV-3).
+//
 // Tests: mvcc_test.go; the engine's model-based snapshot test.
 package mvcc
 
@@ -60,9 +66,10 @@ type chain struct {
 func lessChain(a, b *chain) bool { return bytes.Compare(a.key, b.key) < 0 }
 
 type space struct {
-	mu     sync.RWMutex
-	chains *btree.BTreeG[*chain]
-	newest atomic.Uint64 // MV-4
+	mu      sync.RWMutex
+	chains  *btree.BTreeG[*chain]
+	newest  atomic.Uint64 // MV-4
+	horizon atomic.Uint64 // MV-6
 }
 
 // Store is the version store of one engine.
@@ -175,6 +182,21 @@ func (s *Store) Begin() *Commit {
 	return c
 }
 
+// BeginLarge starts a commit that records no versions (MV-6); spaces are
+// the keyspaces it changes. Called as Begin, before any change is visible.
+func (s *Store) BeginLarge(spaces []uint32) *Commit {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := &Commit{TS: s.clock.Load() + 1, store: s}
+	s.pending, s.pendingRecord = true, false
+	for _, ks := range spaces {
+		sp := s.space(ks, true)
+		sp.horizon.Store(c.TS)
+		sp.newest.Store(c.TS)
+	}
+	return c
+}
+
 // Recording reports whether the commit must record before-images.
 func (c *Commit) Recording() bool { return c.record }
 
@@ -280,10 +302,10 @@ func (sn *Snapshot) Resolve(ks uint32, key []byte) (val []byte, existed, ok bool
 	if !sn.Needs(ks) {
 		return nil, false, false, nil
 	}
-	if sn.TS < sn.store.horizon.Load() {
+	sp := sn.store.space(ks, false)
+	if sn.TS < sn.store.horizon.Load() || sn.TS < sp.horizon.Load() {
 		return nil, false, false, ErrSnapshotTooOld
 	}
-	sp := sn.store.space(ks, false)
 	sp.mu.RLock()
 	defer sp.mu.RUnlock()
 	ch, found := sp.chains.Get(&chain{key: key})
@@ -308,10 +330,10 @@ func (sn *Snapshot) Range(ks uint32, lo, hi []byte, reverse bool) ([]Entry, erro
 	if !sn.Needs(ks) {
 		return nil, nil
 	}
-	if sn.TS < sn.store.horizon.Load() {
+	sp := sn.store.space(ks, false)
+	if sn.TS < sn.store.horizon.Load() || sn.TS < sp.horizon.Load() {
 		return nil, ErrSnapshotTooOld
 	}
-	sp := sn.store.space(ks, false)
 	sp.mu.RLock()
 	defer sp.mu.RUnlock()
 	var out []Entry

@@ -122,3 +122,33 @@ func (w *WriteSet) Range(keyspace uint32, lo, hi []byte, reverse bool, fn func(W
 		return fn(c)
 	})
 }
+
+// Changes calls fn for every change in the journal (i its index, in no
+// particular order) with the key's value right after that change: what a
+// spill must keep so that any journal position can still be restored
+// (engine EN-9).
+func (w *WriteSet) Changes(fn func(i int, after Write) bool) {
+	type state struct {
+		w       Write
+		present bool
+	}
+	cur := make(map[string]state)
+	name := func(ks uint32, key []byte) string {
+		return string([]byte{byte(ks >> 24), byte(ks >> 16), byte(ks >> 8), byte(ks)}) + string(key)
+	}
+	for i := len(w.journal) - 1; i >= 0; i-- {
+		u := w.journal[i]
+		n := name(u.key.Keyspace, u.key.Key)
+		st, ok := cur[n]
+		if !ok {
+			st.w, st.present = w.tree.Get(Write{Keyspace: u.key.Keyspace, Key: u.key.Key})
+		}
+		if st.present && !fn(i, st.w) {
+			return
+		}
+		cur[n] = state{u.prev, u.hadPrev}
+	}
+}
+
+// Reset empties the write set and its journal.
+func (w *WriteSet) Reset() { *w = *NewWriteSet() }
