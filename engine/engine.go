@@ -57,7 +57,16 @@
 //	     hold only committed data (EN-1). While it applies, other commits
 //	     and new snapshots wait (bigMu, mvcc MV-6), and snapshots older than
 //	     it that read a keyspace it changes get 1412. Row locks stay in
-//	     memory, bounded by EN-6.
+//	     memory, bounded by EN-6, unless escalated (EN-10).
+//	EN-10 Lock escalation: every transaction takes a keyspace's intention
+//	     lock (shared, on the keyspace's lock name) before its first row
+//	     lock in it. A transaction holding LockEscalation row locks in one
+//	     keyspace (and at each doubling after) tries, without waiting, to
+//	     take that lock exclusively; granted (no other transaction holds
+//	     or awaits a row lock there), it drops its row locks there and
+//	     takes none more: a change of millions of rows then holds one lock.
+//	     Not granted, it keeps its row locks. Other transactions wait at
+//	     the intention lock (timeouts and deadlock detection as for rows).
 package engine
 
 import (
@@ -167,7 +176,7 @@ type DB struct {
 
 	commits, rollbacks, recoveredRecords atomic.Int64
 	logSpaceWaits, cleanerErrs           atomic.Int64
-	spills, stagedCommits                atomic.Int64          // EN-9
+	spills, stagedCommits, escalations   atomic.Int64          // EN-9, EN-10
 	applyErr                             atomic.Pointer[error] // EN-9: a committed apply failed
 }
 
@@ -225,6 +234,9 @@ func (db *DB) open(kernelAtomic bool) error {
 	}
 	if db.opts.SpillBytes == 0 { // EN-9: a commit of it still fits one mini-transaction (WAL-3)
 		db.opts.SpillBytes = db.log.Capacity() / 16
+	}
+	if db.opts.LockEscalation == 0 { // EN-10
+		db.opts.LockEscalation = 1 << 14
 	}
 	repaired, err := db.store.Recover() // EN-4
 	if err != nil {

@@ -67,6 +67,9 @@ type Options struct {
 	// SpillBytes is the write-set size past which a transaction's changes
 	// move to its staging keyspace (EN-9); 0: a sixteenth of the log.
 	SpillBytes int64
+	// LockEscalation is the row-lock count in one keyspace at which a
+	// transaction tries to lock the keyspace whole (EN-10; 0: 16384).
+	LockEscalation int
 	// LockWaitTimeout bounds a row-lock wait (default 50 s, as InnoDB).
 	LockWaitTimeout time.Duration
 	// MaxDirtyPct is the dirty-page ratio at which background flushing

@@ -429,3 +429,62 @@ func TestStagedCommitSnapshots(t *testing.T) {
 		t.Fatalf("new snapshot sees %d rows", len(got))
 	}
 }
+
+// TestLockEscalation (EN-10): past LockEscalation row locks in a keyspace a
+// transaction locks it whole, unless another transaction holds a row lock
+// there; then others wait at the keyspace, other keyspaces are free.
+func TestLockEscalation(t *testing.T) {
+	opts := stagedOptions(volume.NewMem("d", volume.MemOptions{}), volume.NewMem("l", volume.MemOptions{}))
+	opts.LockEscalation = 100
+	db, err := Open(opts)
+	must(t, err)
+	defer db.Close()
+	a, err := db.CreateKeyspace("a")
+	must(t, err)
+	b, err := db.CreateKeyspace("b")
+	must(t, err)
+	key := func(i int) []byte { return binary.BigEndian.AppendUint32(nil, uint32(i)) }
+
+	// Another transaction's row lock in a blocks the escalation there.
+	other := db.Begin()
+	must(t, other.Put(a, key(1_000_000), []byte("o")))
+	big := db.Begin()
+	for i := 0; i < 150; i++ {
+		must(t, big.Put(a, key(i), []byte("x")))
+	}
+	if big.escalated[a.id] || len(big.held) < 150 {
+		t.Fatalf("escalated beside another transaction's row lock (held %d)", len(big.held))
+	}
+	must(t, other.Commit())
+	for i := 150; i < 300; i++ { // the next doubling (256) escalates
+		must(t, big.Put(a, key(i), []byte("x")))
+	}
+	if !big.escalated[a.id] || len(big.held) > 2 {
+		t.Fatalf("not escalated: %d locks held", len(big.held))
+	}
+	for i := 300; i < 2000; i++ {
+		must(t, big.Put(a, key(i), []byte("x")))
+	}
+	if len(big.held) > 2 {
+		t.Fatalf("%d locks held after escalation", len(big.held))
+	}
+	// Others wait at the keyspace, even for rows big never touched...
+	o := db.Begin()
+	if _, _, err := o.TryGetLocked(a, key(5_000_000), false); !errors.Is(err, ErrLockNotAvailable) {
+		t.Fatalf("row of an escalated keyspace: %v", err)
+	}
+	o.SetLockWaitTimeout(50 * time.Millisecond)
+	if err := o.Put(a, key(7), []byte("y")); !errors.Is(err, ErrLockWaitTimeout) {
+		t.Fatalf("write into an escalated keyspace: %v", err)
+	}
+	// ...but not in another keyspace.
+	must(t, o.Put(b, key(7), []byte("y")))
+	must(t, o.Commit())
+	must(t, big.Commit())
+	after := db.Begin()
+	must(t, after.Put(a, key(7), []byte("z")))
+	must(t, after.Commit())
+	if db.escalations.Load() != 1 {
+		t.Fatalf("escalations %d", db.escalations.Load())
+	}
+}

@@ -41,9 +41,12 @@ type Stats struct {
 	Versions mvcc.Stats
 
 	Commits, Rollbacks, RecoveredRecords int64
-	LockWaits, Deadlocks, LockTimeouts   int64
-	LogUsedBytes, LogCapacityBytes       int64
-	TornWriteProtection                  string
+	// Spills, StagedCommits and Escalations count EN-9's write-set spills
+	// and roll-forward commits and EN-10's keyspaces locked whole.
+	Spills, StagedCommits, Escalations int64
+	LockWaits, Deadlocks, LockTimeouts int64
+	LogUsedBytes, LogCapacityBytes     int64
+	TornWriteProtection                string
 }
 
 // Stats returns the current counters.
@@ -57,6 +60,7 @@ func (db *DB) Stats() Stats {
 		Pool: db.pool.Stats(), Log: db.log.Stats(), Pages: db.store.Stats(),
 		LogVolume: db.logVol.Stats(), DataVolume: db.dataVol.Stats(), DataVolumes: db.memberStats(),
 		IO: db.gov.Status(), LogSpaceWaits: db.logSpaceWaits.Load(), CleanerErrors: db.cleanerErrs.Load(),
+		Spills: db.spills.Load(), StagedCommits: db.stagedCommits.Load(), Escalations: db.escalations.Load(),
 		Commits: db.commits.Load(), Rollbacks: db.rollbacks.Load(), RecoveredRecords: db.recoveredRecords.Load(),
 		LockWaits: db.locks.Waits.Load(), Deadlocks: db.locks.Deadlocks.Load(), LockTimeouts: db.locks.Timeouts.Load(),
 		LogUsedBytes: db.log.Used(), LogCapacityBytes: db.log.Capacity(),

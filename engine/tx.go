@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"slices"
 	"sync"
 	"time"
 
@@ -36,6 +37,12 @@ type Tx struct {
 
 	stage *stage // EN-9: the spilled changes, nil until the first spill
 	base  int64  // EN-9: the journal position the write set starts at
+
+	// EN-10: per keyspace, whether the intention lock is held, the row
+	// locks held, and whether the keyspace is locked whole instead.
+	intents   []uint32
+	rowLocks  map[uint32]int
+	escalated map[uint32]bool
 }
 
 // Begin starts a transaction.
@@ -62,22 +69,80 @@ func (tx *Tx) lockOrTry(ks *Keyspace, key []byte, mode txn.Mode, try bool) error
 	if tx.done {
 		return ErrTxnDone
 	}
-	name := lockName(ks, key)
-	var fresh bool
-	var err error
+	if tx.escalated[ks.id] { // EN-10: the keyspace is locked whole
+		return nil
+	}
+	if !slices.Contains(tx.intents, ks.id) { // EN-10
+		if err := tx.take(tableLockName(ks.id), txn.Shared, try); err != nil {
+			return err
+		}
+		tx.intents = append(tx.intents, ks.id)
+	}
+	fresh, err := tx.takeFresh(lockName(ks, key), mode, try)
+	if err != nil {
+		return err
+	}
+	if fresh {
+		if tx.rowLocks == nil {
+			tx.rowLocks = map[uint32]int{}
+		}
+		if tx.rowLocks[ks.id]++; tx.rowLocks[ks.id] >= tx.db.opts.LockEscalation && tx.rowLocks[ks.id]&(tx.rowLocks[ks.id]-1) == 0 {
+			tx.escalate(ks.id)
+		}
+	}
+	return tx.checkMemory()
+}
+
+func (tx *Tx) take(name string, mode txn.Mode, try bool) error {
+	_, err := tx.takeFresh(name, mode, try)
+	return err
+}
+
+func (tx *Tx) takeFresh(name string, mode txn.Mode, try bool) (fresh bool, err error) {
 	if try {
 		fresh, err = tx.db.locks.TryLock(tx.id, name, mode)
 	} else {
 		fresh, err = tx.db.locks.LockWaitInterruptible(tx.id, name, mode, tx.lockWait, tx.interrupt)
 	}
-	if err != nil {
-		return err
-	}
-	if fresh {
+	if err == nil && fresh {
 		tx.held = append(tx.held, name)
 		tx.lockBytes += len(name) + lockOverhead
 	}
-	return tx.checkMemory()
+	return fresh, err
+}
+
+// tableLockName names a keyspace's lock (EN-10); row lock names begin with
+// the keyspace id, whose first byte is never 0xFF.
+func tableLockName(ks uint32) string {
+	return string(binary.BigEndian.AppendUint32([]byte{0xFF}, ks))
+}
+
+// escalate tries, without waiting, to lock keyspace ks whole and drop the
+// transaction's row locks in it (EN-10); when another transaction holds
+// its intention lock, the row locks stay (tried again at twice as many).
+func (tx *Tx) escalate(ks uint32) {
+	if _, err := tx.db.locks.TryLock(tx.id, tableLockName(ks), txn.Exclusive); err != nil {
+		return
+	}
+	if tx.escalated == nil {
+		tx.escalated = map[uint32]bool{}
+	}
+	tx.escalated[ks] = true
+	tx.db.escalations.Add(1)
+	var prefix [4]byte
+	binary.BigEndian.PutUint32(prefix[:], ks)
+	kept := tx.held[:0]
+	for _, name := range tx.held {
+		if len(name) > 4 && name[:4] == string(prefix[:]) {
+			tx.db.locks.Unlock(tx.id, name)
+			tx.lockBytes -= len(name) + lockOverhead
+			continue
+		}
+		kept = append(kept, name)
+	}
+	clear(tx.held[len(kept):])
+	tx.held = kept
+	delete(tx.rowLocks, ks)
 }
 
 // lockOverhead is a held lock's memory besides its name: the held slice's
@@ -335,6 +400,7 @@ func (tx *Tx) releaseLocks() {
 	}
 	tx.held = nil
 	tx.lockBytes = 0
+	tx.intents, tx.rowLocks, tx.escalated = nil, nil, nil
 }
 
 // apply runs the write set as one mini-transaction and returns the LSN
