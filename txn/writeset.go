@@ -9,6 +9,7 @@ import (
 // Write is one buffered change: a new value, or a deletion.
 type Write struct {
 	Keyspace uint32
+	seq      int32 // the journal index of the change that made it (Changes)
 	Key      []byte
 	Value    []byte
 	Delete   bool
@@ -61,6 +62,7 @@ const PutOverhead = 224
 
 // Put buffers a change (the slices are retained; callers pass copies).
 func (w *WriteSet) Put(c Write) {
+	c.seq = int32(len(w.journal))
 	prev, had := w.tree.ReplaceOrInsert(c)
 	size := len(c.Key) + len(c.Value)
 	w.journal = append(w.journal, undo{prev: prev, hadPrev: had, size: int32(size), key: Write{Keyspace: c.Keyspace, Key: c.Key}})
@@ -126,27 +128,21 @@ func (w *WriteSet) Range(keyspace uint32, lo, hi []byte, reverse bool, fn func(W
 // Changes calls fn for every change in the journal (i its index, in no
 // particular order) with the key's value right after that change: what a
 // spill must keep so that any journal position can still be restored
-// (engine EN-9).
+// (engine EN-9). A key's latest value is in the tree, each earlier one in
+// the journal entry of the change that replaced it.
 func (w *WriteSet) Changes(fn func(i int, after Write) bool) {
-	type state struct {
-		w       Write
-		present bool
-	}
-	cur := make(map[string]state)
-	name := func(ks uint32, key []byte) string {
-		return string([]byte{byte(ks >> 24), byte(ks >> 16), byte(ks >> 8), byte(ks)}) + string(key)
-	}
-	for i := len(w.journal) - 1; i >= 0; i-- {
-		u := w.journal[i]
-		n := name(u.key.Keyspace, u.key.Key)
-		st, ok := cur[n]
+	ok := true
+	w.tree.Ascend(func(c Write) bool {
+		ok = fn(int(c.seq), c)
+		return ok
+	})
+	for _, u := range w.journal {
 		if !ok {
-			st.w, st.present = w.tree.Get(Write{Keyspace: u.key.Keyspace, Key: u.key.Key})
-		}
-		if st.present && !fn(i, st.w) {
 			return
 		}
-		cur[n] = state{u.prev, u.hadPrev}
+		if u.hadPrev {
+			ok = fn(int(u.prev.seq), u.prev)
+		}
 	}
 }
 
