@@ -408,11 +408,10 @@ func (p *Pool) dirtyFrames(below page.LSN) []dirtyFrame {
 
 // FlushOldest writes up to n dirty pages with the oldest recLSN.
 func (p *Pool) FlushOldest(n int) error {
-	d := p.dirtyFrames(0)
-	if len(d) > n {
-		d = d[:n]
-	}
-	_, err := p.flush(d)
+	// The oldest may be latched by a running mini-transaction (a large
+	// one holds hundreds): pass over them to the next oldest rather than
+	// give up (an eviction that found nothing to flush fails, ErrNoFrame).
+	_, _, err := p.flushUpTo(p.dirtyFrames(0), n)
 	return err
 }
 

@@ -142,3 +142,35 @@ func TestConcurrentFix(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestEvictionPassesOverLatchedOldest: the oldest dirty pages are latched by
+// a running mini-transaction (which cannot unlatch until it has a frame);
+// eviction flushes younger dirty pages instead of failing with ErrNoFrame.
+func TestEvictionPassesOverLatchedOldest(t *testing.T) {
+	p, _ := newPool(t, 128)
+	var held []*Frame
+	for i := 0; i < 100; i++ { // the oldest, latched and pinned as an mtr holds them
+		id := pagestore.FirstDataPage + page.ID(i)
+		dirty(t, p, id, page.LSN(10+i), 1)
+		f, err := p.Fix(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Latch.Lock()
+		held = append(held, f)
+	}
+	for i := 0; i < 28; i++ { // younger dirty pages fill the rest
+		dirty(t, p, pagestore.FirstDataPage+1000+page.ID(i), page.LSN(1000+i), 2)
+	}
+	// Every frame is now pinned or dirty: a new page needs a flush that
+	// passes over the 100 latched ones.
+	f, err := p.Fix(pagestore.FirstDataPage + 5000)
+	if err != nil {
+		t.Fatalf("eviction with the oldest dirty pages latched: %v", err)
+	}
+	p.Unfix(f)
+	for _, f := range held {
+		f.Latch.Unlock()
+		p.Unfix(f)
+	}
+}

@@ -615,6 +615,11 @@ var errorRules = []errorRule{
 	// fails on the first row; other outer aggregates it answers.
 	{1105, regexp.MustCompile(`^unable to find field with index \d+ in row of \d+ columns`), 1235, "42000",
 		"This version of Strata doesn't yet support 'this use of an outer query's column or aggregate inside a subquery'"},
+	// go-mysql-server stops a recursive CTE after a fixed 10,001
+	// iterations (MariaDB's max_recursive_iterations is unbounded by
+	// default): MySQL's error for a recursion past its limit.
+	{1105, regexp.MustCompile(`^WITH RECURSIVE iteration limit exceeded$`), 3636, "HY000",
+		"Recursive query aborted after 10001 iterations. This version of Strata does not run a WITH RECURSIVE of more iterations"},
 	{1105, regexp.MustCompile(`^syntax error(.*)$`), mysql.ERParseError, "42000",
 		"You have an error in your SQL syntax; syntax error$1"},
 	{1105, regexp.MustCompile(`column "([^"]*)" could not be found in any table in scope`), mysql.ERBadFieldError, "42S22",

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# bench/bigtxn.sh - transactions larger than the buffer pool and the redo
+# log (engine EN-9, EN-10): the time of one INSERT ... SELECT copying a whole
+# table and of one UPDATE of every row, strata against MariaDB 10.11 InnoDB
+# with the same pool (128M) and log (256M), one statement at a time on each.
+#
+#   bench/bigtxn.sh [--rows 2048000]
+#
+# The table is sysbench's shape (id, k, c CHAR(120), pad CHAR(60), KEY(k));
+# 2,048,000 rows take ~450 MB in either engine. Work files under
+# $BENCH_DIR (default /var/tmp/strata-bench-bigtxn); results in
+# $BENCH_DIR/results/summary.md.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+DIR=${BENCH_DIR:-/var/tmp/strata-bench-bigtxn}
+ROWS=2048000
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--rows) ROWS=$2; shift 2 ;;
+	*) echo "unknown option $1" >&2; exit 2 ;;
+	esac
+done
+log() { echo "[$(date +%T)] $*" >&2; }
+need=()
+command -v mariadbd >/dev/null || need+=(mariadb-server)
+command -v mariadb >/dev/null || need+=(mariadb-client)
+if ((${#need[@]})); then
+	apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}"
+fi
+RES=$DIR/results
+rm -rf "$DIR/mariadb" "$DIR/strata"
+mkdir -p "$DIR/mariadb/data" "$DIR/strata" "$RES"
+MPORT=3317; SPORT=3318
+cat >"$DIR/mariadb/my.cnf" <<EOF
+[mariadbd]
+datadir = $DIR/mariadb/data
+socket = $DIR/mariadb/mysqld.sock
+port = $MPORT
+bind-address = 127.0.0.1
+user = root
+skip-log-bin
+performance_schema = OFF
+innodb_buffer_pool_size = 128M
+innodb_log_file_size = 256M
+innodb_flush_method = O_DIRECT
+innodb_flush_log_at_trx_commit = 1
+innodb_doublewrite = ON
+EOF
+mariadb-install-db --defaults-file="$DIR/mariadb/my.cnf" --auth-root-authentication-method=normal \
+	--skip-test-db >"$DIR/mariadb/install.log" 2>&1
+mariadbd --defaults-file="$DIR/mariadb/my.cnf" >"$DIR/mariadb/err.log" 2>&1 &
+MPID=$!
+(cd "$ROOT" && go build -o "$DIR/strata/strata" ./cmd/strata)
+"$DIR/strata/strata" --datadir "$DIR/strata/data" --port $SPORT --buffer-pool-size 128M \
+	--log-capacity 256M --metrics-addr "" >"$DIR/strata/strata.log" 2>&1 &
+SPID=$!
+trap 'kill $MPID $SPID 2>/dev/null || true; wait 2>/dev/null || true' EXIT
+for port in $MPORT $SPORT; do
+	for _ in $(seq 1 120); do
+		mariadb -h127.0.0.1 -P$port -uroot --skip-ssl -e 'select 1' >/dev/null 2>&1 && break
+		sleep 0.5
+	done
+done
+Q() { mariadb -h127.0.0.1 -P"$1" -uroot --skip-ssl -N big -e "$2"; }
+# The source table: 1,000 rows, doubled by INSERT ... SELECT from a copy
+# until it holds ROWS (each doubling is itself a large transaction).
+for port in $MPORT $SPORT; do
+	mariadb -h127.0.0.1 -P$port -uroot --skip-ssl -e 'CREATE DATABASE big'
+	Q $port "CREATE TABLE src (id INT AUTO_INCREMENT PRIMARY KEY, k INT NOT NULL, c CHAR(120) NOT NULL, pad CHAR(60) NOT NULL, KEY k_1 (k))"
+	Q $port "CREATE TABLE tmp LIKE src"
+	Q $port "INSERT INTO src (k, c, pad) SELECT a.n * 40 + b.n, REPEAT(CHAR(65 + (a.n + b.n) % 26), 119), REPEAT('p', 59) FROM
+		(WITH RECURSIVE s(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM s WHERE n < 39) SELECT n FROM s) a,
+		(WITH RECURSIVE s(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM s WHERE n < 24) SELECT n FROM s) b"
+	t0=$SECONDS
+	while [ "$(Q $port 'SELECT COUNT(*) FROM src')" -lt "$ROWS" ]; do
+		Q $port "DELETE FROM tmp"
+		Q $port "INSERT INTO tmp (k, c, pad) SELECT (k * 7 + id) % 50000, c, pad FROM src LIMIT $ROWS"
+		Q $port "INSERT INTO src (k, c, pad) SELECT k, c, pad FROM tmp LIMIT $(( ROWS - $(Q $port 'SELECT COUNT(*) FROM src') ))"
+	done
+	Q $port "DROP TABLE tmp"
+	Q $port "CREATE TABLE dst LIKE src"
+	log "port $port: $(Q $port 'SELECT COUNT(*) FROM src') rows loaded in $((SECONDS - t0)) s"
+done
+timed() { # timed PORT SQL: seconds
+	local s e
+	s=$(date +%s.%N)
+	if ! Q "$1" "$2" >/dev/null; then
+		echo failed
+		return
+	fi
+	e=$(date +%s.%N)
+	awk -v s="$s" -v e="$e" 'BEGIN{printf "%.1f", e - s}'
+}
+{
+	echo "| statement ($ROWS rows) | MariaDB s | strata s | strata / MariaDB |"
+	echo "| --- | --- | --- | --- |"
+} >"$RES/summary.md"
+for stmt in "INSERT INTO dst SELECT * FROM src" "UPDATE src SET k = k + 1, c = REPLACE(c, 'A', 'B')"; do
+	m=$(timed $MPORT "$stmt")
+	s=$(timed $SPORT "$stmt")
+	echo "| \`$stmt\` | $m | $s | $(awk -v a="$s" -v b="$m" 'BEGIN{if (a+0 > 0 && b+0 > 0) printf "%.2f", a/b; else print "-"}') |" >>"$RES/summary.md"
+	log "$stmt: MariaDB $m s, strata $s s"
+done
+for port in $MPORT $SPORT; do
+	echo "port $port: dst $(Q $port 'SELECT COUNT(*) FROM dst') rows, src SUM(k) via index $(Q $port 'SELECT SUM(k) FROM src FORCE INDEX (k_1) WHERE k >= 0') = via table $(Q $port 'SELECT SUM(k) FROM src')" >>"$RES/summary.md"
+done
+grep -E "Strata_(txn_spills|staged_commits|lock_escalations)" <(mariadb -h127.0.0.1 -P$SPORT -uroot --skip-ssl -N -e 'SHOW GLOBAL STATUS') >>"$RES/summary.md" || true
+cat "$RES/summary.md"
