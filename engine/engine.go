@@ -453,27 +453,34 @@ func (db *DB) CreateKeyspace(name string) (*Keyspace, error) {
 			vc.Abort()
 		}
 	})
-	m, err := t.Write(pagestore.MetaPage)
+	ks, err := db.newKeyspace(t, func(uint32) string { return name })
 	if err != nil {
 		t.Abort()
+		return nil, err
+	}
+	ks.created = vc.TS
+	if err := db.commitDurable(t); err != nil {
+		return nil, err
+	}
+	db.byName[name], db.byID[ks.id] = ks, ks
+	return ks, nil
+}
+
+// newKeyspace allocates a keyspace id, creates its tree and its
+// directory entry under name(id), in t.
+func (db *DB) newKeyspace(t *mtr.Mtr, name func(id uint32) string) (*Keyspace, error) {
+	m, err := t.Write(pagestore.MetaPage)
+	if err != nil {
 		return nil, err
 	}
 	id := metaNextKS(m)
 	binary.LittleEndian.PutUint32(m[offNextKS:], id+1)
 	tree, err := btree.Create(t, db.alloc, id)
-	ks := &Keyspace{name: name, id: id, tree: tree, created: vc.TS}
-	if err == nil {
-		err = db.dir.Put(t, db.alloc, []byte(name), encodeDirEntry(ks))
-	}
 	if err != nil {
-		t.Abort()
 		return nil, err
 	}
-	if err := db.commitDurable(t); err != nil {
-		return nil, err
-	}
-	db.byName[name], db.byID[id] = ks, ks
-	return ks, nil
+	ks := &Keyspace{name: name(id), id: id, tree: tree}
+	return ks, db.dir.Put(t, db.alloc, []byte(ks.name), encodeDirEntry(ks))
 }
 
 // Keyspace looks a keyspace up by name.

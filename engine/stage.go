@@ -10,7 +10,6 @@ import (
 	"strata/mtr"
 	"strata/mvcc"
 	"strata/page"
-	"strata/pagestore"
 	"strata/txn"
 )
 
@@ -228,7 +227,7 @@ func (tx *Tx) spill() error {
 	}
 	db := tx.db
 	if tx.stage == nil {
-		ks, err := db.createStage(tx)
+		ks, err := db.createStage()
 		if err != nil {
 			return err
 		}
@@ -343,25 +342,14 @@ func (b *writeBatcher) finish() (page.LSN, error) {
 
 // createStage makes a transaction's staging keyspace (not durable on
 // return: its first entries' redo follows the directory change's).
-func (db *DB) createStage(tx *Tx) (*Keyspace, error) {
+func (db *DB) createStage() (*Keyspace, error) {
 	db.ksMu.Lock()
 	defer db.ksMu.Unlock()
 	if err := db.ensureLogSpace(64 << 10); err != nil {
 		return nil, err
 	}
 	t := db.mtrs.Begin()
-	m, err := t.Write(pagestore.MetaPage)
-	if err != nil {
-		t.Abort()
-		return nil, err
-	}
-	id := metaNextKS(m)
-	binary.LittleEndian.PutUint32(m[offNextKS:], id+1)
-	tree, err := btree.Create(t, db.alloc, id)
-	ks := &Keyspace{name: string(stageName(id, false)), id: id, tree: tree}
-	if err == nil {
-		err = db.dir.Put(t, db.alloc, []byte(ks.name), encodeDirEntry(ks))
-	}
+	ks, err := db.newKeyspace(t, func(id uint32) string { return string(stageName(id, false)) })
 	if err != nil {
 		t.Abort()
 		return nil, err
