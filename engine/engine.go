@@ -60,7 +60,8 @@
 //	     memory, bounded by EN-6, unless escalated (EN-10).
 //	EN-10 Lock escalation: every transaction takes a keyspace's intention
 //	     lock (shared, on the keyspace's lock name) before its first row
-//	     lock in it. A transaction holding LockEscalation row locks in one
+//	     lock in it. A transaction holding LockEscalation exclusive row
+//	     locks (reads taking shared ones never escalate) in one
 //	     keyspace (and at each doubling after) tries, without waiting, to
 //	     take that lock exclusively; granted (no other transaction holds
 //	     or awaits a row lock there), it drops its row locks there and

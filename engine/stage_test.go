@@ -484,6 +484,18 @@ func TestLockEscalation(t *testing.T) {
 	after := db.Begin()
 	must(t, after.Put(a, key(7), []byte("z")))
 	must(t, after.Commit())
+	// Shared locks (a SERIALIZABLE or LOCK IN SHARE MODE read) never
+	// escalate: the table would be locked exclusively.
+	reader := db.Begin()
+	for i := 0; i < 300; i++ {
+		if _, _, err := reader.GetForShare(a, key(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if reader.escalated[a.id] {
+		t.Fatal("shared row locks escalated")
+	}
+	reader.Rollback()
 	if db.escalations.Load() != 1 {
 		t.Fatalf("escalations %d", db.escalations.Load())
 	}

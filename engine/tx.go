@@ -82,7 +82,7 @@ func (tx *Tx) lockOrTry(ks *Keyspace, key []byte, mode txn.Mode, try bool) error
 	if err != nil {
 		return err
 	}
-	if fresh {
+	if fresh && mode == txn.Exclusive { // shared locks (reads) never escalate to an exclusive table lock
 		if tx.rowLocks == nil {
 			tx.rowLocks = map[uint32]int{}
 		}
