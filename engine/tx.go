@@ -194,7 +194,7 @@ func (tx *Tx) get(ks *Keyspace, key []byte, current bool) ([]byte, bool, error) 
 		}
 		return w.Value, true, nil
 	}
-	if tx.stage != nil { // EN-9
+	if tx.stage != nil && tx.stage.spaces[ks.id] { // EN-9: a keyspace with staged changes
 		w, ok, err := tx.stagedGet(ks.id, key, math.MaxInt64)
 		if err != nil || ok {
 			return w.Value, ok && !w.Delete, err
@@ -511,7 +511,7 @@ func (tx *Tx) scan(ks *Keyspace, lo, hi []byte, reverse, current bool) *Iterator
 		return true
 	})
 	it.ownBuf = it.own
-	if tx.stage != nil { // EN-9: the changes staged before the scan began
+	if tx.stage != nil && tx.stage.spaces[ks.id] { // EN-9: the changes staged before the scan began
 		it.staged = tx.stagedRange(ks.id, lo, hi, reverse, tx.base+int64(tx.ws.Savepoint()))
 	}
 	return it
