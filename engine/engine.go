@@ -61,11 +61,12 @@
 //	EN-10 Lock escalation: every transaction takes a keyspace's intention
 //	     lock (shared, on the keyspace's lock name) before its first row
 //	     lock in it. A transaction holding LockEscalation exclusive row
-//	     locks (reads taking shared ones never escalate) in one
-//	     keyspace (and at each doubling after) tries, without waiting, to
-//	     take that lock exclusively; granted (no other transaction holds
-//	     or awaits a row lock there), it drops its row locks there and
-//	     takes none more: a change of millions of rows then holds one lock.
+//	     locks (reads taking shared ones never escalate) in one keyspace
+//	     (rounded up to a power of two, and at each doubling after) tries,
+//	     without waiting, to take that lock exclusively; granted (no other
+//	     transaction holds or awaits a row lock there), it drops its row
+//	     locks there and takes none more: a change of millions of rows
+//	     then holds one lock.
 //	     Not granted, it keeps its row locks. Other transactions wait at
 //	     the intention lock (timeouts and deadlock detection as for rows).
 package engine
@@ -326,12 +327,12 @@ func (db *DB) loadCatalog() error {
 	var pending, stages []*Keyspace
 	type applying struct {
 		ks   *Keyspace
-		dead [][2]int64
+		dead deadRanges
 	}
 	var applies []applying
 	it := db.dir.Scan(db.pool, nil, nil, false)
 	for it.Next() {
-		if bytes.HasPrefix(it.Key(), stageName(0, true)[:7]) { // EN-9: a committed staged transaction
+		if bytes.HasPrefix(it.Key(), []byte(applyPrefix)) { // EN-9: a committed staged transaction
 			ks, dead, err := decodeApply(it.Key(), it.Value())
 			if err != nil {
 				it.Close()
@@ -345,7 +346,7 @@ func (db *DB) loadCatalog() error {
 			it.Close()
 			return err
 		}
-		if strings.HasPrefix(ks.name, string(stageName(0, false)[:7])) {
+		if strings.HasPrefix(ks.name, stagingPrefix) {
 			stages = append(stages, ks) // EN-9: never committed
 			continue
 		}
@@ -512,6 +513,33 @@ func pendingDrop(id uint32) []byte {
 	return binary.BigEndian.AppendUint32([]byte("\x00drop\x00"), id)
 }
 
+// moveDirEntry replaces directory entry from by to, valued val, in one
+// mini-transaction (a rename, a drop becoming pending, a staged commit's
+// record); durable on return when durable is set. Caller holds ksMu.
+func (db *DB) moveDirEntry(from, to, val []byte, durable bool) error {
+	if err := db.ensureLogSpace(64 << 10); err != nil {
+		return err
+	}
+	t := db.mtrs.Begin()
+	if err := db.replaceDirEntry(t, from, to, val); err != nil {
+		t.Abort()
+		return err
+	}
+	if durable {
+		return db.commitDurable(t)
+	}
+	_, _, err := t.Commit()
+	return err
+}
+
+// replaceDirEntry deletes directory entry from and puts to, in t.
+func (db *DB) replaceDirEntry(t *mtr.Mtr, from, to, val []byte) error {
+	if _, err := db.dir.Delete(t, db.alloc, from); err != nil {
+		return err
+	}
+	return db.dir.Put(t, db.alloc, to, val)
+}
+
 // DropKeyspace deletes a keyspace; the name is gone durably on return and
 // its pages are freed in batches. A crash while freeing leaves a pending
 // drop entry in the directory, which the next Open finishes.
@@ -525,19 +553,7 @@ func (db *DB) DropKeyspace(name string) error {
 	if !ok {
 		return fmt.Errorf("%w: %s", ErrNoKeyspace, name)
 	}
-	if err := db.ensureLogSpace(64 << 10); err != nil {
-		return err
-	}
-	t := db.mtrs.Begin()
-	_, err := db.dir.Delete(t, db.alloc, []byte(name))
-	if err == nil {
-		err = db.dir.Put(t, db.alloc, pendingDrop(ks.id), encodeDirEntry(ks))
-	}
-	if err != nil {
-		t.Abort()
-		return err
-	}
-	if err := db.commitDurable(t); err != nil {
+	if err := db.moveDirEntry([]byte(name), pendingDrop(ks.id), encodeDirEntry(ks), true); err != nil {
 		return err
 	}
 	delete(db.byName, name)
@@ -545,29 +561,91 @@ func (db *DB) DropKeyspace(name string) error {
 	return db.finishDrop(ks)
 }
 
-// batcher hands out consecutive mini-transactions for a long operation,
-// making log space between them.
+// batcher splits a long operation (a drop, a spill, a roll-forward) into
+// mini-transactions of bounded redo and pages, making log space between
+// them.
 type batcher struct {
-	db   *DB
-	cur  *mtr.Mtr
-	need int64
-	end  page.LSN
+	db          *DB
+	cur         *mtr.Mtr
+	bytes       int
+	maxBytes    int
+	maxPages    int
+	need        int64 // the log space made before each mini-transaction
+	end         page.LSN
+	afterCommit func(end page.LSN)
 }
 
-func (b *batcher) Next() (*mtr.Mtr, error) {
-	if b.cur != nil {
-		_, end, err := b.cur.Commit()
-		b.cur = nil
-		if err != nil {
+func (db *DB) newBatcher() *batcher {
+	b := &batcher{db: db, maxBytes: int(db.log.Capacity() / 32), maxPages: max(db.pool.Frames()/8, 8)}
+	// A change logs at most its bytes three times (splits log whole
+	// pages), plus slack.
+	b.need = int64(b.maxBytes)*3 + 64<<10
+	return b
+}
+
+// next returns the mini-transaction to put about n bytes in.
+func (b *batcher) next(n int) (*mtr.Mtr, error) {
+	if b.cur != nil && (b.bytes+n > b.maxBytes || b.cur.Pages() > b.maxPages) {
+		if err := b.commit(); err != nil {
 			return nil, err
 		}
-		b.end = max(b.end, end)
 	}
-	if err := b.db.ensureLogSpace(b.need); err != nil {
+	if b.cur == nil {
+		if err := b.begin(); err != nil {
+			return nil, err
+		}
+	}
+	b.bytes += n
+	return b.cur, nil
+}
+
+// Next commits the open mini-transaction and begins another (btree.Dropper).
+func (b *batcher) Next() (*mtr.Mtr, error) {
+	if b.cur != nil {
+		if err := b.commit(); err != nil {
+			return nil, err
+		}
+	}
+	if err := b.begin(); err != nil {
 		return nil, err
 	}
-	b.cur = b.db.mtrs.Begin()
 	return b.cur, nil
+}
+
+func (b *batcher) begin() error {
+	if err := b.db.ensureLogSpace(b.need); err != nil {
+		return err
+	}
+	b.cur, b.bytes = b.db.mtrs.Begin(), 0
+	return nil
+}
+
+func (b *batcher) commit() error {
+	_, end, err := b.cur.Commit()
+	b.cur = nil
+	b.end = max(b.end, end)
+	if err == nil && b.afterCommit != nil {
+		b.afterCommit(b.end)
+	}
+	return err
+}
+
+func (b *batcher) abort() {
+	if b.cur != nil {
+		b.cur.Abort()
+		b.cur = nil
+	}
+}
+
+// finish commits the open mini-transaction; the LSN returned makes the
+// whole run durable.
+func (b *batcher) finish() (page.LSN, error) {
+	if b.cur != nil {
+		if err := b.commit(); err != nil {
+			return 0, err
+		}
+	}
+	return b.end, nil
 }
 
 // finishDrop frees the pages of a dropped keyspace and removes its pending
@@ -577,22 +655,21 @@ func (db *DB) finishDrop(ks *Keyspace) error {
 	const perPage, slack = page.Size + 1024, 32 << 10
 	batch := int(min(int64(db.pool.Frames()/8), (db.log.Capacity()/4-slack)/perPage))
 	batch = max(batch, 1)
-	b := &batcher{db: db, need: int64(batch)*perPage + slack}
+	b := db.newBatcher()
+	b.need = int64(batch)*perPage + slack
 	t, err := ks.tree.Drop(b, db.alloc, batch)
 	if err == nil {
 		_, err = db.dir.Delete(t, db.alloc, pendingDrop(ks.id))
 	}
 	if err != nil {
-		if b.cur != nil {
-			b.cur.Abort()
-		}
+		b.abort()
 		return fmt.Errorf("drop keyspace %s: %w", ks.name, err)
 	}
-	if _, err := b.Next(); err != nil {
+	end, err := b.finish()
+	if err != nil {
 		return err
 	}
-	b.cur.Abort() // the empty trailing mtr
-	return db.log.WaitDurable(b.end)
+	return db.log.WaitDurable(end)
 }
 
 // RenameKeyspace renames a keyspace; durable on return.
@@ -606,20 +683,8 @@ func (db *DB) RenameKeyspace(from, to string) error {
 	if _, ok := db.byName[to]; ok {
 		return fmt.Errorf("%w: %s", ErrKeyspaceExists, to)
 	}
-	if err := db.ensureLogSpace(64 << 10); err != nil {
-		return err
-	}
 	nks := &Keyspace{name: to, id: ks.id, tree: ks.tree}
-	t := db.mtrs.Begin()
-	_, err := db.dir.Delete(t, db.alloc, []byte(from))
-	if err == nil {
-		err = db.dir.Put(t, db.alloc, []byte(to), encodeDirEntry(nks))
-	}
-	if err != nil {
-		t.Abort()
-		return err
-	}
-	if err := db.commitDurable(t); err != nil {
+	if err := db.moveDirEntry([]byte(from), []byte(to), encodeDirEntry(nks), true); err != nil {
 		return err
 	}
 	delete(db.byName, from)

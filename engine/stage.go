@@ -25,11 +25,18 @@ const (
 	stagedDelete = 2
 )
 
+// Directory name prefixes of staging keyspaces: uncommitted, and
+// committed (the apply record).
+const (
+	stagingPrefix = "\x00stage\x00"
+	applyPrefix   = "\x00apply\x00"
+)
+
 func stageName(id uint32, applying bool) []byte {
 	if applying {
-		return binary.BigEndian.AppendUint32([]byte("\x00apply\x00"), id)
+		return binary.BigEndian.AppendUint32([]byte(applyPrefix), id)
 	}
-	return binary.BigEndian.AppendUint32([]byte("\x00stage\x00"), id)
+	return binary.BigEndian.AppendUint32([]byte(stagingPrefix), id)
 }
 
 // stagePrefix is the staging prefix of (keyspace, key) without the
@@ -91,14 +98,17 @@ func parseStageKey(k []byte) (ks uint32, key []byte, pos int64, del bool, err er
 // (EN-9).
 type stage struct {
 	ks     *Keyspace
-	dead   [][2]int64 // (from, to]: positions rolled back
+	dead   deadRanges
 	spaces map[uint32]bool
 	writes int // entries written
 }
 
-func (st *stage) live(pos int64) bool {
-	for _, d := range st.dead {
-		if pos > d[0] && pos <= d[1] {
+// deadRanges are the journal positions (from, to] rolled back.
+type deadRanges [][2]int64
+
+func (d deadRanges) live(pos int64) bool {
+	for _, r := range d {
+		if pos > r[0] && pos <= r[1] {
 			return false
 		}
 	}
@@ -126,7 +136,7 @@ func (tx *Tx) stagedGet(ksid uint32, key []byte, at int64) (txn.Write, bool, err
 		if err != nil {
 			return txn.Write{}, false, err
 		}
-		if pos > at || !st.live(pos) {
+		if pos > at || !st.dead.live(pos) {
 			continue
 		}
 		w := txn.Write{Keyspace: ksid, Key: clone(key), Delete: del}
@@ -186,7 +196,7 @@ func (s *stageIter) advance() {
 			s.err, s.done = err, true
 			return
 		}
-		ok := pos <= s.at && s.st.live(pos)
+		ok := pos <= s.at && s.st.dead.live(pos)
 		e := stageEntry{ks: ks, key: key, pos: pos, w: txn.Write{Keyspace: ks, Key: key, Delete: del}, have: ok}
 		if ok && !del {
 			e.w.Value = clone(s.it.Value())
@@ -238,7 +248,7 @@ func (tx *Tx) spill() error {
 	var entries []entry
 	var err error
 	tx.ws.Changes(func(i int, w txn.Write) bool {
-		k := stageKey(w.Keyspace, w.Key, tx.base+int64(i)+1, w.Delete)
+		k := stageKey(w.Keyspace, w.Key, tx.base+int64(i)+1, w.Delete) // the position right after change i
 		if len(k) > btree.MaxKey {
 			err = fmt.Errorf("%w: a key of %d bytes is too long to stage", ErrTxnTooLarge, len(w.Key))
 			return false
@@ -251,7 +261,7 @@ func (tx *Tx) spill() error {
 		return err
 	}
 	sort.Slice(entries, func(i, j int) bool { return bytes.Compare(entries[i].k, entries[j].k) < 0 })
-	b := db.newWriteBatcher()
+	b := db.newBatcher()
 	for _, e := range entries {
 		t, err := b.next(len(e.k) + len(e.v))
 		if err != nil {
@@ -267,77 +277,10 @@ func (tx *Tx) spill() error {
 		return err
 	}
 	st.writes += len(entries)
-	tx.base += int64(tx.ws.Savepoint())
+	tx.base = int64(tx.Savepoint())
 	tx.ws.Reset()
 	db.spills.Add(1)
 	return nil
-}
-
-// writeBatcher splits a long run of tree changes into mini-transactions
-// of bounded redo and pages, making log space between them.
-type writeBatcher struct {
-	db          *DB
-	cur         *mtr.Mtr
-	bytes       int
-	maxBytes    int
-	maxPages    int
-	end         page.LSN
-	afterCommit func(end page.LSN)
-}
-
-func (db *DB) newWriteBatcher() *writeBatcher {
-	return &writeBatcher{db: db, maxBytes: int(db.log.Capacity() / 32), maxPages: max(db.pool.Frames()/8, 8)}
-}
-
-// next returns the mini-transaction to put about n bytes in.
-func (b *writeBatcher) next(n int) (*mtr.Mtr, error) {
-	if b.cur != nil && (b.bytes+n > b.maxBytes || b.cur.Pages() > b.maxPages) {
-		if err := b.commit(); err != nil {
-			return nil, err
-		}
-	}
-	if b.cur == nil {
-		// A change logs at most its bytes three times (splits log whole
-		// pages), plus slack.
-		if err := b.db.ensureLogSpace(int64(b.maxBytes)*3 + 64<<10); err != nil {
-			return nil, err
-		}
-		b.cur, b.bytes = b.db.mtrs.Begin(), 0
-	}
-	b.bytes += n
-	return b.cur, nil
-}
-
-func (b *writeBatcher) commit() error {
-	_, end, err := b.cur.Commit()
-	b.cur = nil
-	b.end = max(b.end, end)
-	if err == nil && b.afterCommit != nil {
-		b.afterCommit(b.end)
-	}
-	return err
-}
-
-// testApplyBatch, when set by a test, runs after each mini-transaction of
-// a roll-forward (to cut the power in the middle of one).
-var testApplyBatch func(db *DB, end page.LSN)
-
-func (b *writeBatcher) abort() {
-	if b.cur != nil {
-		b.cur.Abort()
-		b.cur = nil
-	}
-}
-
-// finish commits the open mini-transaction; the LSN returned makes the
-// whole run durable.
-func (b *writeBatcher) finish() (page.LSN, error) {
-	if b.cur != nil {
-		if err := b.commit(); err != nil {
-			return 0, err
-		}
-	}
-	return b.end, nil
 }
 
 // createStage makes a transaction's staging keyspace (not durable on
@@ -365,19 +308,7 @@ func (db *DB) createStage() (*Keyspace, error) {
 func (db *DB) dropStage(ks *Keyspace, name []byte) error {
 	db.ksMu.Lock()
 	defer db.ksMu.Unlock()
-	if err := db.ensureLogSpace(64 << 10); err != nil {
-		return err
-	}
-	t := db.mtrs.Begin()
-	_, err := db.dir.Delete(t, db.alloc, name)
-	if err == nil {
-		err = db.dir.Put(t, db.alloc, pendingDrop(ks.id), encodeDirEntry(ks))
-	}
-	if err != nil {
-		t.Abort()
-		return err
-	}
-	if _, _, err := t.Commit(); err != nil {
+	if err := db.moveDirEntry(name, pendingDrop(ks.id), encodeDirEntry(ks), false); err != nil {
 		return err
 	}
 	return db.finishDrop(ks)
@@ -385,7 +316,7 @@ func (db *DB) dropStage(ks *Keyspace, name []byte) error {
 
 // encodeApply is the commit record's directory value: the staging
 // keyspace's entry and the dead positions.
-func encodeApply(ks *Keyspace, dead [][2]int64) []byte {
+func encodeApply(ks *Keyspace, dead deadRanges) []byte {
 	v := encodeDirEntry(ks)
 	for _, d := range dead {
 		v = binary.LittleEndian.AppendUint64(v, uint64(d[0]))
@@ -394,7 +325,7 @@ func encodeApply(ks *Keyspace, dead [][2]int64) []byte {
 	return v
 }
 
-func decodeApply(k, v []byte) (*Keyspace, [][2]int64, error) {
+func decodeApply(k, v []byte) (*Keyspace, deadRanges, error) {
 	if len(v) < 12 || (len(v)-12)%16 != 0 {
 		return nil, nil, fmt.Errorf("engine: apply entry %q of %d bytes is corrupt", k, len(v))
 	}
@@ -402,7 +333,7 @@ func decodeApply(k, v []byte) (*Keyspace, [][2]int64, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	var dead [][2]int64
+	var dead deadRanges
 	for r := v[12:]; len(r) > 0; r = r[16:] {
 		dead = append(dead, [2]int64{int64(binary.LittleEndian.Uint64(r)), int64(binary.LittleEndian.Uint64(r[8:]))})
 	}
@@ -420,19 +351,7 @@ func (tx *Tx) commitStaged(async bool) error {
 	defer db.bigMu.Unlock()
 	// The commit record.
 	db.ksMu.Lock()
-	err := db.ensureLogSpace(64 << 10)
-	if err == nil {
-		t := db.mtrs.Begin()
-		_, err = db.dir.Delete(t, db.alloc, []byte(st.ks.name))
-		if err == nil {
-			err = db.dir.Put(t, db.alloc, stageName(st.ks.id, true), encodeApply(st.ks, st.dead))
-		}
-		if err != nil {
-			t.Abort()
-		} else {
-			_, _, err = t.Commit()
-		}
-	}
+	err := db.moveDirEntry([]byte(st.ks.name), stageName(st.ks.id, true), encodeApply(st.ks, st.dead), false)
 	db.ksMu.Unlock()
 	if err != nil {
 		return err
@@ -465,15 +384,18 @@ func (tx *Tx) commitStaged(async bool) error {
 	return db.log.WaitDurable(end)
 }
 
+// testApplyBatch, when set by a test, runs after each mini-transaction of
+// a roll-forward (to cut the power in the middle of one).
+var testApplyBatch func(db *DB, end page.LSN)
+
 // rollForward applies the newest live entry of every staged key to the
 // trees, in batches; the last mini-transaction also turns the apply entry
 // into a pending drop of the staging keyspace (EN-9). c (nil during
 // recovery) is published with it.
-func (db *DB) rollForward(sks *Keyspace, dead [][2]int64, c *mvcc.Commit) (page.LSN, error) {
-	st := &stage{ks: sks, dead: dead}
+func (db *DB) rollForward(sks *Keyspace, dead deadRanges, c *mvcc.Commit) (page.LSN, error) {
 	db.ksMu.RLock()
 	defer db.ksMu.RUnlock()
-	b := db.newWriteBatcher()
+	b := db.newBatcher()
 	if testApplyBatch != nil {
 		b.afterCommit = func(end page.LSN) { testApplyBatch(db, end) }
 	}
@@ -487,7 +409,7 @@ func (db *DB) rollForward(sks *Keyspace, dead [][2]int64, c *mvcc.Commit) (page.
 			err = perr
 			break
 		}
-		if !st.live(pos) {
+		if !dead.live(pos) {
 			continue
 		}
 		prefix := k[:len(k)-9]
@@ -516,10 +438,7 @@ func (db *DB) rollForward(sks *Keyspace, dead [][2]int64, c *mvcc.Commit) (page.
 	if err == nil {
 		var t *mtr.Mtr
 		if t, err = b.next(64 << 10); err == nil {
-			_, err = db.dir.Delete(t, db.alloc, stageName(sks.id, true))
-			if err == nil {
-				err = db.dir.Put(t, db.alloc, pendingDrop(sks.id), encodeDirEntry(sks))
-			}
+			err = db.replaceDirEntry(t, stageName(sks.id, true), pendingDrop(sks.id), encodeDirEntry(sks))
 			if err == nil && c != nil {
 				pub := c
 				t.OnEnd(func(committed bool) { // under the apply latch (MV-1)

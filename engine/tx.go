@@ -307,7 +307,7 @@ func (tx *Tx) RollbackTo(sp int) {
 		tx.ws.RollbackTo(int(p - tx.base))
 		return
 	}
-	end := tx.base + int64(tx.ws.Savepoint())
+	end := int64(tx.Savepoint())
 	tx.stage.dead = append(tx.stage.dead, [2]int64{p, end})
 	tx.ws.Reset()
 	tx.base = end
@@ -512,7 +512,7 @@ func (tx *Tx) scan(ks *Keyspace, lo, hi []byte, reverse, current bool) *Iterator
 	})
 	it.ownBuf = it.own
 	if tx.stage != nil && tx.stage.spaces[ks.id] { // EN-9: the changes staged before the scan began
-		it.staged = tx.stagedRange(ks.id, lo, hi, reverse, tx.base+int64(tx.ws.Savepoint()))
+		it.staged = tx.stagedRange(ks.id, lo, hi, reverse, int64(tx.Savepoint()))
 	}
 	return it
 }

@@ -295,6 +295,12 @@ func (sn *Snapshot) Needs(ks uint32) bool {
 	return sp != nil && sp.newest.Load() > sn.TS
 }
 
+// tooOld reports whether versions sn needs in sp may have been dropped or
+// never recorded (MV-5, MV-6).
+func (sn *Snapshot) tooOld(sp *space) bool {
+	return sn.TS < sn.store.horizon.Load() || sn.TS < sp.horizon.Load()
+}
+
 // Resolve corrects a value read from the tree (after the read) to the
 // snapshot's: ok reports whether a version decided it (then val/existed
 // are the snapshot's), else the tree's value stands.
@@ -303,7 +309,7 @@ func (sn *Snapshot) Resolve(ks uint32, key []byte) (val []byte, existed, ok bool
 		return nil, false, false, nil
 	}
 	sp := sn.store.space(ks, false)
-	if sn.TS < sn.store.horizon.Load() || sn.TS < sp.horizon.Load() {
+	if sn.tooOld(sp) {
 		return nil, false, false, ErrSnapshotTooOld
 	}
 	sp.mu.RLock()
@@ -331,7 +337,7 @@ func (sn *Snapshot) Range(ks uint32, lo, hi []byte, reverse bool) ([]Entry, erro
 		return nil, nil
 	}
 	sp := sn.store.space(ks, false)
-	if sn.TS < sn.store.horizon.Load() || sn.TS < sp.horizon.Load() {
+	if sn.tooOld(sp) {
 		return nil, ErrSnapshotTooOld
 	}
 	sp.mu.RLock()
