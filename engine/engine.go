@@ -62,13 +62,15 @@
 //	     lock (shared, on the keyspace's lock name) before its first row
 //	     lock in it. A transaction holding LockEscalation exclusive row
 //	     locks (reads taking shared ones never escalate) in one keyspace
-//	     (rounded up to a power of two, and at each doubling after) tries,
-//	     without waiting, to take that lock exclusively; granted (no other
+//	     (rounded up to a power of two, and at each doubling after), or
+//	     whose row locks take a quarter of MaxTxnMemory (long keys; then
+//	     at each doubling), tries, without waiting, to take the lock of
+//	     the keyspace it is locking in exclusively; granted (no other
 //	     transaction holds or awaits a row lock there), it drops its row
 //	     locks there and takes none more: a change of millions of rows
-//	     then holds one lock.
-//	     Not granted, it keeps its row locks. Other transactions wait at
-//	     the intention lock (timeouts and deadlock detection as for rows).
+//	     then holds one lock. Not granted, it keeps its row locks. Other
+//	     transactions wait at the intention lock (timeouts and deadlock
+//	     detection as for rows).
 package engine
 
 import (

@@ -500,3 +500,27 @@ func TestLockEscalation(t *testing.T) {
 		t.Fatalf("escalations %d", db.escalations.Load())
 	}
 }
+
+// TestLockEscalationLongKeys (EN-10): with long keys the row locks' memory
+// nears MaxTxnMemory before their count reaches LockEscalation; the
+// transaction escalates on memory instead of failing with 1206.
+func TestLockEscalationLongKeys(t *testing.T) {
+	opts := stagedOptions(volume.NewMem("d", volume.MemOptions{}), volume.NewMem("l", volume.MemOptions{}))
+	opts.MaxTxnMemory = 1 << 20 // 1,700 locks of 450-byte keys would pass it; LockEscalation stays 16,384
+	db, err := Open(opts)
+	must(t, err)
+	defer db.Close()
+	ks, err := db.CreateKeyspace("long")
+	must(t, err)
+	tx := db.Begin()
+	for i := 0; i < 5000; i++ {
+		k := append(bytes.Repeat([]byte{'k'}, 450), binary.BigEndian.AppendUint32(nil, uint32(i))...)
+		if err := tx.Put(ks, k, []byte("v")); err != nil {
+			t.Fatalf("row %d: %v", i, err)
+		}
+	}
+	if !tx.escalated[ks.id] {
+		t.Fatalf("not escalated: %d locks held", len(tx.held))
+	}
+	must(t, tx.Commit())
+}

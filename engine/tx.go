@@ -43,6 +43,7 @@ type Tx struct {
 	intents   []uint32
 	rowLocks  map[uint32]int
 	escalated map[uint32]bool
+	lockTry   int // multiplier of the lock memory at which escalation is tried next
 }
 
 // Begin starts a transaction.
@@ -86,7 +87,15 @@ func (tx *Tx) lockOrTry(ks *Keyspace, key []byte, mode txn.Mode, try bool) error
 		if tx.rowLocks == nil {
 			tx.rowLocks = map[uint32]int{}
 		}
-		if tx.rowLocks[ks.id]++; tx.rowLocks[ks.id] >= tx.db.opts.LockEscalation && tx.rowLocks[ks.id]&(tx.rowLocks[ks.id]-1) == 0 {
+		n := tx.rowLocks[ks.id] + 1
+		tx.rowLocks[ks.id] = n
+		switch {
+		case n >= tx.db.opts.LockEscalation && n&(n-1) == 0:
+			tx.escalate(ks.id)
+		case int64(tx.lockBytes) >= tx.escalateBytes():
+			// Long keys: the locks' memory nears EN-6's bound before
+			// their count reaches LockEscalation.
+			tx.lockTry *= 2
 			tx.escalate(ks.id)
 		}
 	}
@@ -109,6 +118,15 @@ func (tx *Tx) takeFresh(name string, mode txn.Mode, try bool) (fresh bool, err e
 		tx.lockBytes += len(name) + lockOverhead
 	}
 	return fresh, err
+}
+
+// escalateBytes is the lock memory at which the transaction next tries to
+// escalate (EN-10): a quarter of MaxTxnMemory, doubling after each try.
+func (tx *Tx) escalateBytes() int64 {
+	if tx.lockTry == 0 {
+		tx.lockTry = 1
+	}
+	return tx.db.opts.MaxTxnMemory / 4 * int64(tx.lockTry)
 }
 
 // tableLockName names a keyspace's lock (EN-10); row lock names begin with
@@ -400,7 +418,7 @@ func (tx *Tx) releaseLocks() {
 	}
 	tx.held = nil
 	tx.lockBytes = 0
-	tx.intents, tx.rowLocks, tx.escalated = nil, nil, nil
+	tx.intents, tx.rowLocks, tx.escalated, tx.lockTry = nil, nil, nil, 0
 }
 
 // apply runs the write set as one mini-transaction and returns the LSN
