@@ -4,7 +4,14 @@
 # table and of one UPDATE of every row, strata against MariaDB 10.11 InnoDB
 # with the same pool (128M) and log (256M), one statement at a time on each.
 #
-#   bench/bigtxn.sh [--rows 2048000]
+#   bench/bigtxn.sh [--rows 2048000] [--pool 128M] [--log 256M] [--profile] [--keep]
+#
+# --keep saves both data directories once loaded ($BENCH_DIR/cache-ROWS)
+# and starts from that copy on later runs with --keep (loading 2M rows
+# takes minutes); delete the directory when the on-disk format changes.
+#
+# --profile saves a CPU profile of strata during each statement
+# ($BENCH_DIR/results/*.pprof; go tool pprof -top to read them).
 #
 # The table is sysbench's shape (id, k, c CHAR(120), pad CHAR(60), KEY(k));
 # 2,048,000 rows take ~450 MB in either engine. Work files under
@@ -15,9 +22,17 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 DIR=${BENCH_DIR:-/var/tmp/strata-bench-bigtxn}
 ROWS=2048000
+POOL=128M
+LOGSZ=256M
+PROFILE=
+KEEP=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--rows) ROWS=$2; shift 2 ;;
+	--pool) POOL=$2; shift 2 ;;
+	--log) LOGSZ=$2; shift 2 ;;
+	--profile) PROFILE=1; shift ;;
+	--keep) KEEP=1; shift ;;
 	*) echo "unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -31,7 +46,7 @@ fi
 RES=$DIR/results
 rm -rf "$DIR/mariadb" "$DIR/strata"
 mkdir -p "$DIR/mariadb/data" "$DIR/strata" "$RES"
-MPORT=3317; SPORT=3318
+MPORT=3317; SPORT=3318; METRICS=127.0.0.1:3319
 cat >"$DIR/mariadb/my.cnf" <<EOF
 [mariadbd]
 datadir = $DIR/mariadb/data
@@ -41,31 +56,44 @@ bind-address = 127.0.0.1
 user = root
 skip-log-bin
 performance_schema = OFF
-innodb_buffer_pool_size = 128M
-innodb_log_file_size = 256M
+innodb_buffer_pool_size = $POOL
+innodb_log_file_size = $LOGSZ
 innodb_flush_method = O_DIRECT
 innodb_flush_log_at_trx_commit = 1
 innodb_doublewrite = ON
 EOF
-mariadb-install-db --defaults-file="$DIR/mariadb/my.cnf" --auth-root-authentication-method=normal \
-	--skip-test-db >"$DIR/mariadb/install.log" 2>&1
-mariadbd --defaults-file="$DIR/mariadb/my.cnf" >"$DIR/mariadb/err.log" 2>&1 &
-MPID=$!
+CACHE=$DIR/cache-$ROWS
+LOADED=
+if [ -n "$KEEP" ] && [ -d "$CACHE/strata" ] && [ -d "$CACHE/mariadb" ]; then
+	cp -a "$CACHE/mariadb/." "$DIR/mariadb/data/"
+	mkdir -p "$DIR/strata/data" && cp -a "$CACHE/strata/." "$DIR/strata/data/"
+	LOADED=1
+else
+	mariadb-install-db --defaults-file="$DIR/mariadb/my.cnf" --auth-root-authentication-method=normal \
+		--skip-test-db >"$DIR/mariadb/install.log" 2>&1
+fi
 (cd "$ROOT" && go build -o "$DIR/strata/strata" ./cmd/strata)
-"$DIR/strata/strata" --datadir "$DIR/strata/data" --port $SPORT --buffer-pool-size 128M \
-	--log-capacity 256M --metrics-addr "" >"$DIR/strata/strata.log" 2>&1 &
-SPID=$!
-trap 'kill $MPID $SPID 2>/dev/null || true; wait 2>/dev/null || true' EXIT
-for port in $MPORT $SPORT; do
-	for _ in $(seq 1 120); do
-		mariadb -h127.0.0.1 -P$port -uroot --skip-ssl -e 'select 1' >/dev/null 2>&1 && break
-		sleep 0.5
+MPID= SPID=
+start() {
+	mariadbd --defaults-file="$DIR/mariadb/my.cnf" >>"$DIR/mariadb/err.log" 2>&1 &
+	MPID=$!
+	"$DIR/strata/strata" --datadir "$DIR/strata/data" --port $SPORT --buffer-pool-size $POOL \
+		--log-capacity $LOGSZ --metrics-addr "${PROFILE:+$METRICS}" >>"$DIR/strata/strata.log" 2>&1 &
+	SPID=$!
+	for port in $MPORT $SPORT; do
+		for _ in $(seq 1 120); do
+			mariadb -h127.0.0.1 -P$port -uroot --skip-ssl -e 'select 1' >/dev/null 2>&1 && break
+			sleep 0.5
+		done
 	done
-done
+}
+trap 'kill $MPID $SPID 2>/dev/null || true; wait 2>/dev/null || true' EXIT
+start
 Q() { mariadb -h127.0.0.1 -P"$1" -uroot --skip-ssl -N big -e "$2"; }
 # The source table: 1,000 rows, doubled by INSERT ... SELECT from a copy
 # until it holds ROWS (each doubling is itself a large transaction).
 for port in $MPORT $SPORT; do
+	[ -n "$LOADED" ] && break
 	mariadb -h127.0.0.1 -P$port -uroot --skip-ssl -e 'CREATE DATABASE big'
 	Q $port "CREATE TABLE src (id INT AUTO_INCREMENT PRIMARY KEY, k INT NOT NULL, c CHAR(120) NOT NULL, pad CHAR(60) NOT NULL, KEY k_1 (k))"
 	Q $port "CREATE TABLE tmp LIKE src"
@@ -82,6 +110,14 @@ for port in $MPORT $SPORT; do
 	Q $port "CREATE TABLE dst LIKE src"
 	log "port $port: $(Q $port 'SELECT COUNT(*) FROM src') rows loaded in $((SECONDS - t0)) s"
 done
+if [ -n "$KEEP" ] && [ -z "$LOADED" ]; then # stop both cleanly, save the data, start again
+	kill $MPID $SPID
+	wait $MPID $SPID 2>/dev/null || true
+	rm -rf "$CACHE" && mkdir -p "$CACHE"
+	cp -a "$DIR/mariadb/data" "$CACHE/mariadb"
+	cp -a "$DIR/strata/data" "$CACHE/strata"
+	start
+fi
 timed() { # timed PORT SQL: seconds
 	local s e
 	s=$(date +%s.%N)
@@ -98,7 +134,20 @@ timed() { # timed PORT SQL: seconds
 } >"$RES/summary.md"
 for stmt in "INSERT INTO dst SELECT * FROM src" "UPDATE src SET k = k + 1, c = REPLACE(c, 'A', 'B')"; do
 	m=$(timed $MPORT "$stmt")
+	if [ -n "$PROFILE" ]; then # 5-second profiles while the statement runs, merged after
+		name=$(echo "$stmt" | cut -d' ' -f1)
+		touch "$RES/.profiling"
+		(i=0; while [ -e "$RES/.profiling" ]; do
+			curl -s -o "$RES/$name.part$((i++)).pprof" "http://$METRICS/debug/pprof/profile?seconds=5"
+		done) &
+		PROF=$!
+	fi
 	s=$(timed $SPORT "$stmt")
+	if [ -n "$PROFILE" ]; then
+		rm -f "$RES/.profiling"
+		wait $PROF || true
+		go tool pprof -proto "$RES/$name".part*.pprof >"$RES/$name.pprof" 2>/dev/null && rm -f "$RES/$name".part*.pprof
+	fi
 	echo "| \`$stmt\` | $m | $s | $(awk -v a="$s" -v b="$m" 'BEGIN{if (a+0 > 0 && b+0 > 0) printf "%.2f", a/b; else print "-"}') |" >>"$RES/summary.md"
 	log "$stmt: MariaDB $m s, strata $s s"
 done

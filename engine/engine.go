@@ -328,19 +328,20 @@ func (db *DB) loadCatalog() error {
 	t.Abort()
 	var pending, stages []*Keyspace
 	type applying struct {
-		ks   *Keyspace
+		name []byte
+		runs []*Keyspace
 		dead deadRanges
 	}
 	var applies []applying
 	it := db.dir.Scan(db.pool, nil, nil, false)
 	for it.Next() {
 		if bytes.HasPrefix(it.Key(), []byte(applyPrefix)) { // EN-9: a committed staged transaction
-			ks, dead, err := decodeApply(it.Key(), it.Value())
+			runs, dead, err := decodeApply(it.Key(), it.Value())
 			if err != nil {
 				it.Close()
 				return err
 			}
-			applies = append(applies, applying{ks, dead})
+			applies = append(applies, applying{clone(it.Key()), runs, dead})
 			continue
 		}
 		ks, err := decodeDirEntry(it.Key(), it.Value())
@@ -362,12 +363,14 @@ func (db *DB) loadCatalog() error {
 		return err
 	}
 	for _, a := range applies {
-		slog.Info("finishing the apply of a committed transaction", "staging_keyspace_id", a.ks.id)
-		if _, err := db.rollForward(a.ks, a.dead, nil); err != nil {
+		slog.Info("finishing the apply of a committed transaction", "staging_runs", len(a.runs))
+		if _, err := db.rollForward(a.runs, a.name, a.dead, nil); err != nil {
 			return fmt.Errorf("recovery: %w", err)
 		}
-		if err := db.finishDrop(a.ks); err != nil {
-			return err
+		for _, ks := range a.runs {
+			if err := db.finishDrop(ks); err != nil {
+				return err
+			}
 		}
 	}
 	for _, ks := range stages {

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"sort"
+	"hash/maphash"
+	"math"
+	"slices"
 
 	"strata/btree"
 	"strata/mtr"
@@ -94,13 +96,114 @@ func parseStageKey(k []byte) (ks uint32, key []byte, pos int64, del bool, err er
 	return ks, key, int64(^binary.BigEndian.Uint64(tail)), tail[8] == stagedDelete, nil
 }
 
-// stage is a transaction's staging keyspace and what it knows in memory
-// (EN-9).
+// stage is what a transaction has spilled (EN-9): one run per spill,
+// each its own staging keyspace written in key order (so a spill only
+// appends: it never reads pages of an earlier one), and the positions
+// rolled back.
 type stage struct {
-	ks     *Keyspace
+	runs   []*run // oldest first; a later run holds later positions
 	dead   deadRanges
-	spaces map[uint32]bool
 	writes int // entries written
+}
+
+// run is one spill's staging keyspace and what is known of it in memory:
+// per keyspace its lowest and highest staged key (scans outside them skip
+// it), and a Bloom filter of its (keyspace, key)s (reads of a key it does
+// not hold skip it).
+type run struct {
+	ks     *Keyspace
+	bounds map[uint32]*keyBounds
+	filter bloom
+}
+
+// covers reports whether the run may hold key of keyspace ks.
+func (r *run) covers(ks uint32, key []byte) bool {
+	return r.bounds[ks].covers(key) && r.filter.has(ks, key)
+}
+
+// spaces are the keyspaces the transaction staged changes of.
+func (st *stage) spaces() []uint32 {
+	seen := map[uint32]bool{}
+	var out []uint32
+	for _, r := range st.runs {
+		for ks := range r.bounds {
+			if !seen[ks] {
+				seen[ks] = true
+				out = append(out, ks)
+			}
+		}
+	}
+	return out
+}
+
+// touches reports whether any run holds keys of keyspace ks in [lo, hi).
+func (st *stage) touches(ks uint32, lo, hi []byte) bool {
+	for _, r := range st.runs {
+		if r.bounds[ks].overlaps(lo, hi) {
+			return true
+		}
+	}
+	return false
+}
+
+// keyBounds are the lowest and highest key a run holds of a keyspace.
+type keyBounds struct{ lo, hi []byte }
+
+func (b *keyBounds) covers(key []byte) bool {
+	return b != nil && bytes.Compare(key, b.lo) >= 0 && bytes.Compare(key, b.hi) <= 0
+}
+
+// overlaps reports whether [lo, hi) (nil: unbounded) meets the bounds.
+func (b *keyBounds) overlaps(lo, hi []byte) bool {
+	if b == nil {
+		return false
+	}
+	if hi != nil && bytes.Compare(hi, b.lo) <= 0 {
+		return false
+	}
+	return lo == nil || bytes.Compare(lo, b.hi) <= 0
+}
+
+// bloom is a Bloom filter of (keyspace, key)s: about 10 bits and 5 probes
+// per key (1% false positives).
+type bloom struct {
+	seed maphash.Seed
+	bits []uint64
+}
+
+const bloomProbes = 5
+
+func newBloom(keys int) bloom {
+	n := max((keys*10+63)/64, 1)
+	return bloom{seed: maphash.MakeSeed(), bits: make([]uint64, n)}
+}
+
+func (b *bloom) hash(ks uint32, key []byte) (uint64, uint64) {
+	h := maphash.Bytes(b.seed, key) ^ uint64(ks)*0x9E3779B97F4A7C15
+	return h, h>>29 | h<<35 | 1
+}
+
+func (b *bloom) add(ks uint32, key []byte) {
+	h, d := b.hash(ks, key)
+	m := uint64(len(b.bits)) * 64
+	for i := 0; i < bloomProbes; i++ {
+		bit := h % m
+		b.bits[bit/64] |= 1 << (bit % 64)
+		h += d
+	}
+}
+
+func (b *bloom) has(ks uint32, key []byte) bool {
+	h, d := b.hash(ks, key)
+	m := uint64(len(b.bits)) * 64
+	for i := 0; i < bloomProbes; i++ {
+		bit := h % m
+		if b.bits[bit/64]&(1<<(bit%64)) == 0 {
+			return false
+		}
+		h += d
+	}
+	return true
 }
 
 // deadRanges are the journal positions (from, to] rolled back.
@@ -117,64 +220,95 @@ func (d deadRanges) live(pos int64) bool {
 
 // stageEntry is the newest live entry of one key.
 type stageEntry struct {
-	ks   uint32
-	key  []byte
-	w    txn.Write
+	w    txn.Write // Keyspace, Key, Value, Delete
 	pos  int64
 	have bool
 }
 
-// get reads key's newest live staged change at or before position at.
+// compareEntries orders staged entries by (keyspace, key).
+func compareEntries(a, b *stageEntry) int {
+	if a.w.Keyspace != b.w.Keyspace {
+		if a.w.Keyspace < b.w.Keyspace {
+			return -1
+		}
+		return 1
+	}
+	return bytes.Compare(a.w.Key, b.w.Key)
+}
+
+// stagedGet reads key's newest live staged change at or before position
+// at: the newest run holding one.
 func (tx *Tx) stagedGet(ksid uint32, key []byte, at int64) (txn.Write, bool, error) {
 	st := tx.stage
 	lo := stagePrefix(ksid, key, true)
 	hi := append(append([]byte{}, lo[:len(lo)-1]...), 1)
-	it := st.ks.tree.Scan(tx.db.pool, lo, hi, false)
-	defer it.Close()
-	for it.Next() {
-		_, _, pos, del, err := parseStageKey(it.Key())
-		if err != nil {
-			return txn.Write{}, false, err
-		}
-		if pos > at || !st.dead.live(pos) {
+	for i := len(st.runs) - 1; i >= 0; i-- {
+		r := st.runs[i]
+		if !r.covers(ksid, key) {
 			continue
 		}
-		w := txn.Write{Keyspace: ksid, Key: clone(key), Delete: del}
-		if !del {
-			w.Value = clone(it.Value())
+		w, ok, err := func() (txn.Write, bool, error) {
+			it := r.ks.tree.Scan(tx.db.pool, lo, hi, false)
+			defer it.Close()
+			for it.Next() {
+				_, _, pos, del, err := parseStageKey(it.Key())
+				if err != nil {
+					return txn.Write{}, false, err
+				}
+				if pos > at || !st.dead.live(pos) {
+					continue
+				}
+				w := txn.Write{Keyspace: ksid, Key: clone(key), Delete: del}
+				if !del {
+					w.Value = clone(it.Value())
+				}
+				return w, true, nil
+			}
+			return txn.Write{}, false, it.Err()
+		}()
+		if err != nil || ok {
+			return w, ok, err
 		}
-		return w, true, nil
 	}
-	return txn.Write{}, false, it.Err()
+	return txn.Write{}, false, nil
 }
 
-// stageIter yields, in key order, each key's newest live staged change at
-// or before a position, within [lo, hi) of one keyspace.
+// stageIter yields, in (keyspace, key) order, each key's newest live
+// change at or before a position in one run, within a range.
 type stageIter struct {
-	st      *stage
 	it      *btree.Iterator
+	dead    deadRanges
 	at      int64
 	reverse bool
 	cur     stageEntry // the next entry to yield (cur.have), else the end
 	done    bool
 	err     error
 
-	lastKey  []byte     // ascending: the key yielded last
+	last     stageEntry // ascending: the entry yielded last
 	inGroup  bool       // descending: a key's entries are being read
-	groupKey []byte     // descending: that key
+	groupKey stageEntry // descending: that key
 	best     stageEntry // descending: its newest qualifying entry so far
 }
 
-func (tx *Tx) stagedRange(ksid uint32, lo, hi []byte, reverse bool, at int64) *stageIter {
-	slo := binary.BigEndian.AppendUint32(nil, ksid)
+// stageRange is the staging key range of keyspace ksid's [lo, hi) (nil:
+// unbounded; ksid 0 and lo, hi nil: everything).
+func stageRange(ksid uint32, lo, hi []byte, all bool) (slo, shi []byte) {
+	if all {
+		return nil, nil
+	}
+	slo = binary.BigEndian.AppendUint32(nil, ksid)
 	if lo != nil {
 		slo = stagePrefix(ksid, lo, false)
 	}
-	shi := binary.BigEndian.AppendUint32(nil, ksid+1)
+	shi = binary.BigEndian.AppendUint32(nil, ksid+1)
 	if hi != nil {
 		shi = stagePrefix(ksid, hi, false)
 	}
-	s := &stageIter{st: tx.stage, it: tx.stage.ks.tree.Scan(tx.db.pool, slo, shi, reverse), at: at, reverse: reverse}
+	return slo, shi
+}
+
+func newStageIter(db *DB, r *run, dead deadRanges, slo, shi []byte, reverse bool, at int64) *stageIter {
+	s := &stageIter{it: r.ks.tree.Scan(db.pool, slo, shi, reverse), dead: dead, at: at, reverse: reverse}
 	s.advance()
 	return s
 }
@@ -196,32 +330,32 @@ func (s *stageIter) advance() {
 			s.err, s.done = err, true
 			return
 		}
-		ok := pos <= s.at && s.st.dead.live(pos)
-		e := stageEntry{ks: ks, key: key, pos: pos, w: txn.Write{Keyspace: ks, Key: key, Delete: del}, have: ok}
+		ok := pos <= s.at && s.dead.live(pos)
+		e := stageEntry{pos: pos, w: txn.Write{Keyspace: ks, Key: key, Delete: del}, have: ok}
 		if ok && !del {
 			e.w.Value = clone(s.it.Value())
 		}
 		if !s.reverse {
 			// Ascending: a key's newest entry comes first.
-			if !ok || (s.lastKey != nil && bytes.Equal(s.lastKey, key)) {
+			if !ok || (s.last.have && compareEntries(&s.last, &e) == 0) {
 				continue
 			}
-			s.lastKey = key
+			s.last = e
 			s.cur = e
 			return
 		}
 		// Descending: a key's entries come oldest first; its group ends
 		// when the key changes.
-		if s.inGroup && !bytes.Equal(s.groupKey, key) {
+		if s.inGroup && compareEntries(&s.groupKey, &e) != 0 {
 			prev := s.best
-			s.groupKey, s.best = key, e
+			s.groupKey, s.best = e, e
 			if prev.have {
 				s.cur = prev
 				return
 			}
 			continue
 		}
-		s.inGroup, s.groupKey = true, key
+		s.inGroup, s.groupKey = true, e
 		if ok {
 			s.best = e
 		}
@@ -230,56 +364,254 @@ func (s *stageIter) advance() {
 
 func (s *stageIter) close() { s.it.Close() }
 
-// spill moves the write set into the staging keyspace (EN-9).
-func (tx *Tx) spill() error {
+// stagedMerge yields each key's newest live staged change over all runs:
+// a heap of the runs' iterators by (key in iteration order, newest run
+// first on equal keys).
+type stagedMerge struct {
+	heap    []stagedHead
+	reverse bool
+	cur     stageEntry
+	err     error
+}
+
+type stagedHead struct {
+	s   *stageIter
+	run int
+}
+
+func (tx *Tx) stagedRange(ksid uint32, lo, hi []byte, reverse bool, at int64) *stagedMerge {
+	st := tx.stage
+	slo, shi := stageRange(ksid, lo, hi, false)
+	m := &stagedMerge{reverse: reverse}
+	for i, r := range st.runs {
+		if r.bounds[ksid].overlaps(lo, hi) {
+			m.add(newStageIter(tx.db, r, st.dead, slo, shi, reverse, at), i)
+		}
+	}
+	m.advance()
+	return m
+}
+
+func (m *stagedMerge) add(s *stageIter, run int) {
+	if s.err != nil && m.err == nil {
+		m.err = s.err
+	}
+	if !s.cur.have {
+		s.close()
+		return
+	}
+	m.heap = append(m.heap, stagedHead{s, run})
+	m.up(len(m.heap) - 1)
+}
+
+// less orders heads: the next key first, on equal keys the newer run.
+func (m *stagedMerge) less(i, j int) bool {
+	c := compareEntries(&m.heap[i].s.cur, &m.heap[j].s.cur)
+	if m.reverse {
+		c = -c
+	}
+	if c != 0 {
+		return c < 0
+	}
+	return m.heap[i].run > m.heap[j].run
+}
+
+func (m *stagedMerge) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !m.less(i, p) {
+			return
+		}
+		m.heap[i], m.heap[p] = m.heap[p], m.heap[i]
+		i = p
+	}
+}
+
+func (m *stagedMerge) down(i int) {
+	for {
+		l, best := 2*i+1, i
+		if l < len(m.heap) && m.less(l, best) {
+			best = l
+		}
+		if r := l + 1; r < len(m.heap) && m.less(r, best) {
+			best = r
+		}
+		if best == i {
+			return
+		}
+		m.heap[i], m.heap[best] = m.heap[best], m.heap[i]
+		i = best
+	}
+}
+
+// stepTop advances the top iterator and restores the heap.
+func (m *stagedMerge) stepTop() {
+	s := m.heap[0].s
+	s.advance()
+	if s.err != nil && m.err == nil {
+		m.err = s.err
+	}
+	if !s.cur.have {
+		s.close()
+		last := len(m.heap) - 1
+		m.heap[0] = m.heap[last]
+		m.heap = m.heap[:last]
+	}
+	if len(m.heap) > 0 {
+		m.down(0)
+	}
+}
+
+// advance loads the next entry into cur: the top's, after which every
+// run's entry of the same key (older) is skipped.
+func (m *stagedMerge) advance() {
+	m.cur = stageEntry{}
+	if len(m.heap) == 0 || m.err != nil {
+		return
+	}
+	m.cur = m.heap[0].s.cur
+	m.stepTop()
+	for len(m.heap) > 0 && m.err == nil && compareEntries(&m.heap[0].s.cur, &m.cur) == 0 {
+		m.stepTop()
+	}
+}
+
+func (m *stagedMerge) close() {
+	for _, h := range m.heap {
+		h.s.close()
+	}
+	m.heap = nil
+}
+
+// pendingSpill is a write set being written into a new run by another
+// goroutine (EN-9), so that the statement producing the changes and the
+// spill run on two cores. Until the transaction collects it (waitSpill),
+// reads look in it after the write set; it is read-only.
+type pendingSpill struct {
+	ws   *txn.WriteSet
+	base int64
+	run  *run
+	done chan struct{}
+	// Set by the writer before done closes.
+	n   int
+	err error
+}
+
+// spill moves the write set into a new run (EN-9): in the background (the
+// writes go on in a fresh write set meanwhile), or before returning. A
+// spill still running is collected first.
+func (tx *Tx) spill(background bool) error {
+	if err := tx.waitSpill(); err != nil {
+		return err
+	}
 	if tx.ws.Len() == 0 {
 		return nil
 	}
 	db := tx.db
-	if tx.stage == nil {
-		ks, err := db.createStage()
-		if err != nil {
-			return err
-		}
-		tx.stage = &stage{ks: ks, spaces: map[uint32]bool{}}
-	}
-	st := tx.stage
-	type entry struct{ k, v []byte }
-	var entries []entry
+	// Refuse a key too long to stage while the write set is still intact
+	// (the statement fails and is undone; the transaction goes on).
 	var err error
-	tx.ws.Changes(func(i int, w txn.Write) bool {
-		k := stageKey(w.Keyspace, w.Key, tx.base+int64(i)+1, w.Delete) // the position right after change i
-		if len(k) > btree.MaxKey {
-			err = fmt.Errorf("%w: a key of %d bytes is too long to stage", ErrTxnTooLarge, len(w.Key))
-			return false
+	tx.ws.Ascend(func(w txn.Write) bool {
+		if n := len(w.Key); 2*n+15 > btree.MaxKey && len(stagePrefix(w.Keyspace, w.Key, true))+9 > btree.MaxKey {
+			err = fmt.Errorf("%w: a key of %d bytes is too long to stage", ErrTxnTooLarge, n)
 		}
-		entries = append(entries, entry{k, w.Value})
-		st.spaces[w.Keyspace] = true
-		return true
+		return err == nil
 	})
 	if err != nil {
 		return err
 	}
-	sort.Slice(entries, func(i, j int) bool { return bytes.Compare(entries[i].k, entries[j].k) < 0 })
+	if tx.stage == nil {
+		tx.stage = &stage{}
+	}
+	ks, err := db.createStage()
+	if err != nil {
+		return err
+	}
+	p := &pendingSpill{ws: tx.ws, base: tx.base, run: &run{ks: ks}, done: make(chan struct{})}
+	tx.base = int64(tx.Savepoint())
+	tx.ws = txn.NewWriteSet()
+	tx.spilling = p
+	if background {
+		go p.write(db)
+		return nil
+	}
+	p.write(db)
+	return tx.waitSpill()
+}
+
+// testSpillWrite, when set by a test, runs as a spill begins writing (to
+// hold it in the background while the transaction goes on).
+var testSpillWrite func()
+
+// write puts every change of the pending write set into its run, in key
+// order, and fills in the run's bounds and filter.
+func (p *pendingSpill) write(db *DB) {
+	defer close(p.done)
+	if testSpillWrite != nil {
+		testSpillWrite()
+	}
+	type entry struct{ k, v []byte }
+	entries := make([]entry, 0, p.ws.Savepoint())
+	p.ws.Changes(func(i int, w txn.Write) bool {
+		k := stageKey(w.Keyspace, w.Key, p.base+int64(i)+1, w.Delete) // the position right after change i
+		entries = append(entries, entry{k, w.Value})
+		return true
+	})
+	bounds := map[uint32]*keyBounds{}
+	filter := newBloom(p.ws.Len())
+	var cur *keyBounds
+	var curKs uint32
+	p.ws.Ascend(func(w txn.Write) bool { // key order: each keyspace's first and last key
+		if cur == nil || curKs != w.Keyspace {
+			cur, curKs = &keyBounds{lo: w.Key}, w.Keyspace
+			bounds[w.Keyspace] = cur
+		}
+		cur.hi = w.Key
+		filter.add(w.Keyspace, w.Key)
+		return true
+	})
+	slices.SortFunc(entries, func(a, b entry) int { return bytes.Compare(a.k, b.k) })
 	b := db.newBatcher()
+	tree := p.run.ks.tree
 	for _, e := range entries {
 		t, err := b.next(len(e.k) + len(e.v))
+		if err == nil {
+			err = tree.Put(t, db.alloc, e.k, e.v) // ascending into a new tree (BT-6)
+		}
 		if err != nil {
 			b.abort()
-			return err
-		}
-		if err := st.ks.tree.Put(t, db.alloc, e.k, e.v); err != nil {
-			b.abort()
-			return err
+			p.err = err
+			return
 		}
 	}
 	if _, err := b.finish(); err != nil {
-		return err
+		p.err = err
+		return
 	}
-	st.writes += len(entries)
-	tx.base = int64(tx.Savepoint())
-	tx.ws.Reset()
-	db.spills.Add(1)
+	p.run.bounds, p.run.filter = bounds, filter
+	p.n = len(entries)
+}
+
+// waitSpill collects the spill running in the background, if any. A
+// failed spill lost changes of the transaction: every later operation
+// but Rollback fails with its error.
+func (tx *Tx) waitSpill() error {
+	if tx.spillErr != nil {
+		return tx.spillErr
+	}
+	p := tx.spilling
+	if p == nil {
+		return nil
+	}
+	<-p.done
+	tx.spilling = nil
+	tx.stage.runs = append(tx.stage.runs, p.run) // dropped with the others, even after a failure
+	if p.err != nil {
+		tx.spillErr = fmt.Errorf("engine: spilling the transaction's changes failed: %w", p.err)
+		return tx.spillErr
+	}
+	tx.stage.writes += p.n
+	tx.db.spills.Add(1)
 	return nil
 }
 
@@ -314,10 +646,13 @@ func (db *DB) dropStage(ks *Keyspace, name []byte) error {
 	return db.finishDrop(ks)
 }
 
-// encodeApply is the commit record's directory value: the staging
-// keyspace's entry and the dead positions.
-func encodeApply(ks *Keyspace, dead deadRanges) []byte {
-	v := encodeDirEntry(ks)
+// encodeApply is the commit record's directory value: the runs'
+// directory entries (a count, then 12 bytes each) and the dead positions.
+func encodeApply(runs []*Keyspace, dead deadRanges) []byte {
+	v := binary.LittleEndian.AppendUint32(nil, uint32(len(runs)))
+	for _, ks := range runs {
+		v = append(v, encodeDirEntry(ks)...)
+	}
 	for _, d := range dead {
 		v = binary.LittleEndian.AppendUint64(v, uint64(d[0]))
 		v = binary.LittleEndian.AppendUint64(v, uint64(d[1]))
@@ -325,33 +660,71 @@ func encodeApply(ks *Keyspace, dead deadRanges) []byte {
 	return v
 }
 
-func decodeApply(k, v []byte) (*Keyspace, deadRanges, error) {
-	if len(v) < 12 || (len(v)-12)%16 != 0 {
-		return nil, nil, fmt.Errorf("engine: apply entry %q of %d bytes is corrupt", k, len(v))
+func decodeApply(k, v []byte) ([]*Keyspace, deadRanges, error) {
+	bad := fmt.Errorf("engine: apply entry %q of %d bytes is corrupt", k, len(v))
+	if len(v) < 4 {
+		return nil, nil, bad
 	}
-	ks, err := decodeDirEntry(k, v[:12])
-	if err != nil {
-		return nil, nil, err
+	n := int(binary.LittleEndian.Uint32(v))
+	if n == 0 || n > len(v)/12 || (len(v)-4-12*n)%16 != 0 {
+		return nil, nil, bad
+	}
+	runs := make([]*Keyspace, n)
+	for i := range runs {
+		e := v[4+12*i : 4+12*(i+1)]
+		ks, err := decodeDirEntry(stageName(binary.LittleEndian.Uint32(e), false), e)
+		if err != nil {
+			return nil, nil, err
+		}
+		runs[i] = ks
 	}
 	var dead deadRanges
-	for r := v[12:]; len(r) > 0; r = r[16:] {
+	for r := v[4+12*n:]; len(r) > 0; r = r[16:] {
 		dead = append(dead, [2]int64{int64(binary.LittleEndian.Uint64(r)), int64(binary.LittleEndian.Uint64(r[8:]))})
 	}
-	return ks, dead, nil
+	return runs, dead, nil
+}
+
+// keyspaces are the runs' staging keyspaces, oldest first.
+func (st *stage) keyspaces() []*Keyspace {
+	out := make([]*Keyspace, len(st.runs))
+	for i, r := range st.runs {
+		out[i] = r.ks
+	}
+	return out
 }
 
 // commitStaged commits a staged transaction by rolling forward (EN-9).
 func (tx *Tx) commitStaged(async bool) error {
 	db := tx.db
-	if err := tx.spill(); err != nil {
+	if err := tx.spill(false); err != nil {
 		return err
 	}
 	st := tx.stage
+	runs := st.keyspaces()
+	name := stageName(runs[0].id, true)
 	db.bigMu.Lock()
 	defer db.bigMu.Unlock()
-	// The commit record.
+	// The commit record: the runs' stage entries become one apply entry,
+	// in one mini-transaction.
 	db.ksMu.Lock()
-	err := db.moveDirEntry([]byte(st.ks.name), stageName(st.ks.id, true), encodeApply(st.ks, st.dead), false)
+	err := db.ensureLogSpace(64<<10 + int64(len(runs))*256)
+	if err == nil {
+		t := db.mtrs.Begin()
+		for _, ks := range runs {
+			if _, err = db.dir.Delete(t, db.alloc, []byte(ks.name)); err != nil {
+				break
+			}
+		}
+		if err == nil {
+			err = db.dir.Put(t, db.alloc, name, encodeApply(runs, st.dead))
+		}
+		if err != nil {
+			t.Abort()
+		} else {
+			_, _, err = t.Commit()
+		}
+	}
 	db.ksMu.Unlock()
 	if err != nil {
 		return err
@@ -359,14 +732,10 @@ func (tx *Tx) commitStaged(async bool) error {
 	// From here on the transaction is committed: once the record is
 	// durable (it precedes every batch below in the log), recovery
 	// finishes the apply.
-	spaces := make([]uint32, 0, len(st.spaces))
-	for ks := range st.spaces {
-		spaces = append(spaces, ks)
-	}
-	c := db.versions.BeginLarge(spaces)
-	end, err := db.rollForward(st.ks, st.dead, c)
-	tx.releaseLocks()
 	tx.stage = nil
+	c := db.versions.BeginLarge(st.spaces())
+	end, err := db.rollForward(runs, name, st.dead, c)
+	tx.releaseLocks()
 	if err != nil {
 		// Its changes are partly in the trees: refuse commits until a
 		// restart finishes the apply (EN-9).
@@ -375,8 +744,10 @@ func (tx *Tx) commitStaged(async bool) error {
 	}
 	db.commits.Add(1)
 	db.stagedCommits.Add(1)
-	if err := db.finishDropLocked(st.ks); err != nil {
-		return err
+	for _, ks := range runs {
+		if err := db.finishDropLocked(ks); err != nil {
+			return err
+		}
 	}
 	if async {
 		return nil
@@ -388,57 +759,52 @@ func (tx *Tx) commitStaged(async bool) error {
 // a roll-forward (to cut the power in the middle of one).
 var testApplyBatch func(db *DB, end page.LSN)
 
-// rollForward applies the newest live entry of every staged key to the
-// trees, in batches; the last mini-transaction also turns the apply entry
-// into a pending drop of the staging keyspace (EN-9). c (nil during
-// recovery) is published with it.
-func (db *DB) rollForward(sks *Keyspace, dead deadRanges, c *mvcc.Commit) (page.LSN, error) {
+// rollForward applies the newest live entry of every staged key, merged
+// over the runs, to the trees in key order, in batches; the last
+// mini-transaction also turns the apply entry (name) into pending drops
+// of the runs (EN-9). c (nil during recovery) is published with it.
+func (db *DB) rollForward(runs []*Keyspace, name []byte, dead deadRanges, c *mvcc.Commit) (page.LSN, error) {
 	db.ksMu.RLock()
 	defer db.ksMu.RUnlock()
 	b := db.newBatcher()
 	if testApplyBatch != nil {
 		b.afterCommit = func(end page.LSN) { testApplyBatch(db, end) }
 	}
-	it := sks.tree.Scan(db.pool, nil, nil, false)
-	var last []byte // the staging prefix of the key applied last
+	m := &stagedMerge{}
+	for i, ks := range runs {
+		m.add(newStageIter(db, &run{ks: ks}, dead, nil, nil, false, math.MaxInt64), i)
+	}
+	m.advance()
 	var err error
-	for err == nil && it.Next() {
-		k := it.Key()
-		ksid, key, pos, del, perr := parseStageKey(k)
-		if perr != nil {
-			err = perr
-			break
-		}
-		if !dead.live(pos) {
-			continue
-		}
-		prefix := k[:len(k)-9]
-		if last != nil && bytes.Equal(prefix, last) {
-			continue // an older change of a key applied already
-		}
-		last = append(last[:0], prefix...)
-		target := db.byID[ksid]
+	for ; err == nil && m.cur.have; m.advance() {
+		w := m.cur.w
+		target := db.byID[w.Keyspace]
 		if target == nil {
 			continue // dropped since (no metadata lock held it)
 		}
 		var t *mtr.Mtr
-		if t, err = b.next(len(key) + len(it.Value())); err != nil {
+		if t, err = b.next(len(w.Key) + len(w.Value)); err != nil {
 			break
 		}
-		if del {
-			_, err = target.tree.Delete(t, db.alloc, key)
+		if w.Delete {
+			_, err = target.tree.Delete(t, db.alloc, w.Key)
 		} else {
-			err = target.tree.Put(t, db.alloc, key, it.Value())
+			err = target.tree.Put(t, db.alloc, w.Key, w.Value)
 		}
 	}
 	if err == nil {
-		err = it.Err()
+		err = m.err
 	}
-	it.Close()
+	m.close()
 	if err == nil {
 		var t *mtr.Mtr
-		if t, err = b.next(64 << 10); err == nil {
-			err = db.replaceDirEntry(t, stageName(sks.id, true), pendingDrop(sks.id), encodeDirEntry(sks))
+		if t, err = b.next(64<<10 + len(runs)*256); err == nil {
+			_, err = db.dir.Delete(t, db.alloc, name)
+			for _, ks := range runs {
+				if err == nil {
+					err = db.dir.Put(t, db.alloc, pendingDrop(ks.id), encodeDirEntry(ks))
+				}
+			}
 			if err == nil && c != nil {
 				pub := c
 				t.OnEnd(func(committed bool) { // under the apply latch (MV-1)

@@ -130,6 +130,11 @@ func TestStagedTransactionModel(t *testing.T) {
 	names := db.Keyspaces()
 	committed := stageModel{}
 	rng := rand.New(rand.NewSource(7))
+	// Background spills take a while, so that reads, scans and rollbacks
+	// meet a write set still being spilled.
+	testSpillWrite = func() { time.Sleep(3 * time.Millisecond) }
+	defer func() { testSpillWrite = nil }()
+	pendingReads := 0
 	for round := 0; round < 6; round++ {
 		tx := db.Begin()
 		m := committed.clone()
@@ -151,6 +156,9 @@ func TestStagedTransactionModel(t *testing.T) {
 				delete(m, k)
 			case r < 80:
 				k := modelKey(rng)
+				if tx.spilling != nil {
+					pendingReads++
+				}
 				v, ok, err := tx.Get(ks, []byte(k))
 				must(t, err)
 				if want, wok := m[k]; ok != wok || string(v) != want {
@@ -192,6 +200,9 @@ func TestStagedTransactionModel(t *testing.T) {
 		if got := db.Keyspaces(); strings.Join(got, ",") != strings.Join(names, ",") {
 			t.Fatalf("keyspaces %q, want %q", got, names)
 		}
+	}
+	if pendingReads == 0 {
+		t.Fatal("no read met a background spill")
 	}
 	if db.stagedCommits.Load() != 4 || db.spills.Load() < 20 {
 		t.Fatalf("staged commits %d, spills %d", db.stagedCommits.Load(), db.spills.Load())
@@ -523,4 +534,27 @@ func TestLockEscalationLongKeys(t *testing.T) {
 		t.Fatalf("not escalated: %d locks held", len(tx.held))
 	}
 	must(t, tx.Commit())
+}
+
+// TestRunBloom: a run's filter never misses a key it holds (a read would
+// skip a staged change) and rejects most others.
+func TestRunBloom(t *testing.T) {
+	b := newBloom(10000)
+	for i := 0; i < 10000; i++ {
+		b.add(uint32(i%3), []byte(fmt.Sprintf("key%d", i)))
+	}
+	for i := 0; i < 10000; i++ {
+		if !b.has(uint32(i%3), []byte(fmt.Sprintf("key%d", i))) {
+			t.Fatalf("key%d missing", i)
+		}
+	}
+	fp := 0
+	for i := 0; i < 10000; i++ {
+		if b.has(uint32(i%3), []byte(fmt.Sprintf("other%d", i))) || b.has(uint32(i%3+1), []byte(fmt.Sprintf("key%d", i))) {
+			fp++
+		}
+	}
+	if fp > 600 { // two probes each at ~1%
+		t.Fatalf("%d false positives of 20000", fp)
+	}
 }

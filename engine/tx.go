@@ -35,8 +35,10 @@ type Tx struct {
 
 	lockWait time.Duration // row-lock wait bound; 0: the engine's
 
-	stage *stage // EN-9: the spilled changes, nil until the first spill
-	base  int64  // EN-9: the journal position the write set starts at
+	stage    *stage        // EN-9: the spilled changes, nil until the first spill
+	base     int64         // EN-9: the journal position the write set starts at
+	spilling *pendingSpill // EN-9: the write set a spill running in the background takes
+	spillErr error         // EN-9: a spill failed: only Rollback is left
 
 	// EN-10: per keyspace, whether the intention lock is held, the row
 	// locks held, and whether the keyspace is locked whole instead.
@@ -175,18 +177,46 @@ func (tx *Tx) checkMemory() error {
 			if tx.ws.Len() < memgov.MinRows {
 				return fmt.Errorf("%w: %w", ErrTxnTooLarge, err)
 			}
-			return tx.spill()
+			return tx.spill(false)
 		}
 	}
-	if int64(tx.ws.Bytes()) > tx.db.opts.SpillBytes || int64(tx.ws.Memory()) > tx.db.opts.MaxTxnMemory/2 {
-		if err := tx.spill(); err != nil {
+	if int64(tx.ws.Bytes()) > tx.db.opts.SpillBytes || int64(tx.ws.Memory()+tx.pendingMemory()) > tx.db.opts.MaxTxnMemory/2 {
+		if err := tx.spill(true); err != nil {
 			return err
 		}
 	}
-	if n := int64(tx.ws.Memory() + tx.lockBytes); n > tx.db.opts.MaxTxnMemory {
+	n := int64(tx.ws.Memory() + tx.pendingMemory() + tx.lockBytes)
+	if n > tx.db.opts.MaxTxnMemory && tx.spilling != nil {
+		if err := tx.waitSpill(); err != nil {
+			return err
+		}
+		n = int64(tx.ws.Memory() + tx.lockBytes)
+	}
+	if n > tx.db.opts.MaxTxnMemory {
 		return fmt.Errorf("%w: its changes and locks take %d bytes, more than %d", ErrTxnTooLarge, n, tx.db.opts.MaxTxnMemory)
 	}
 	return nil
+}
+
+// pendingMemory is the memory of the write set a background spill is
+// still writing (EN-9).
+func (tx *Tx) pendingMemory() int {
+	if p := tx.spilling; p != nil {
+		return p.ws.Memory()
+	}
+	return 0
+}
+
+// ownWrite is the transaction's newest buffered change of key: in the
+// write set, else in the one a background spill is writing (EN-9).
+func (tx *Tx) ownWrite(ksid uint32, key []byte) (txn.Write, bool) {
+	if w, ok := tx.ws.Get(ksid, key); ok {
+		return w, true
+	}
+	if p := tx.spilling; p != nil {
+		return p.ws.Get(ksid, key)
+	}
+	return txn.Write{}, false
 }
 
 // Get returns the value of key as this transaction sees it (EN-3, EN-8).
@@ -206,13 +236,16 @@ func (tx *Tx) get(ks *Keyspace, key []byte, current bool) ([]byte, bool, error) 
 	if tx.done {
 		return nil, false, ErrTxnDone
 	}
-	if w, ok := tx.ws.Get(ks.id, key); ok {
+	if w, ok := tx.ownWrite(ks.id, key); ok {
 		if w.Delete {
 			return nil, false, nil
 		}
 		return w.Value, true, nil
 	}
-	if tx.stage != nil && tx.stage.spaces[ks.id] { // EN-9: a keyspace with staged changes
+	if tx.stage != nil { // EN-9: a key that may be staged
+		if err := tx.spillErr; err != nil {
+			return nil, false, err
+		}
 		w, ok, err := tx.stagedGet(ks.id, key, math.MaxInt64)
 		if err != nil || ok {
 			return w.Value, ok && !w.Delete, err
@@ -325,6 +358,7 @@ func (tx *Tx) RollbackTo(sp int) {
 		tx.ws.RollbackTo(int(p - tx.base))
 		return
 	}
+	_ = tx.waitSpill() // a failure stays for every later operation
 	end := int64(tx.Savepoint())
 	tx.stage.dead = append(tx.stage.dead, [2]int64{p, end})
 	tx.ws.Reset()
@@ -334,10 +368,14 @@ func (tx *Tx) RollbackTo(sp int) {
 // Writes is the number of changes this transaction holds (a key changed
 // twice after a spill counts twice).
 func (tx *Tx) Writes() int {
+	n := tx.ws.Len()
 	if tx.stage != nil {
-		return tx.ws.Len() + tx.stage.writes
+		n += tx.stage.writes
 	}
-	return tx.ws.Len()
+	if p := tx.spilling; p != nil {
+		n += p.ws.Len()
+	}
+	return n
 }
 
 // Commit applies the write set atomically and, unless AsyncCommit, waits
@@ -399,11 +437,14 @@ func (tx *Tx) Rollback() {
 }
 
 func (tx *Tx) finish() {
+	_ = tx.waitSpill()
 	if st := tx.stage; st != nil {
 		tx.stage = nil
-		if err := tx.db.dropStage(st.ks, []byte(st.ks.name)); err != nil {
-			// Recovery drops it (EN-9); until then its pages are lost space.
-			slog.Error("dropping a rolled-back transaction's staging keyspace", "err", err)
+		for _, r := range st.runs {
+			if err := tx.db.dropStage(r.ks, []byte(r.ks.name)); err != nil {
+				// Recovery drops it (EN-9); until then its pages are lost space.
+				slog.Error("dropping a rolled-back transaction's staging keyspace", "err", err)
+			}
 		}
 	}
 	tx.releaseLocks()
@@ -528,11 +569,58 @@ func (tx *Tx) scan(ks *Keyspace, lo, hi []byte, reverse, current bool) *Iterator
 		it.own = append(it.own, w)
 		return true
 	})
+	if p := tx.spilling; p != nil { // EN-9: below the write set, the one being spilled
+		it.own = mergeOwn(it.own, p.ws, ks.id, lo, hi, reverse)
+	}
 	it.ownBuf = it.own
-	if tx.stage != nil && tx.stage.spaces[ks.id] { // EN-9: the changes staged before the scan began
+	if tx.spillErr != nil {
+		it.err = tx.spillErr
+		return it
+	}
+	if tx.stage != nil && tx.stage.touches(ks.id, lo, hi) { // EN-9: the changes staged before the scan began
 		it.staged = tx.stagedRange(ks.id, lo, hi, reverse, int64(tx.Savepoint()))
 	}
 	return it
+}
+
+// mergeOwn merges the changes of older (a write set being spilled) in
+// [lo, hi) of keyspace ks into own (the newer write set's, in iteration
+// order), own winning on equal keys.
+func mergeOwn(own []txn.Write, older *txn.WriteSet, ks uint32, lo, hi []byte, reverse bool) []txn.Write {
+	var old []txn.Write
+	older.Range(ks, lo, hi, reverse, func(w txn.Write) bool {
+		old = append(old, w)
+		return true
+	})
+	if len(old) == 0 {
+		return own
+	}
+	out := make([]txn.Write, 0, len(own)+len(old))
+	i, j := 0, 0
+	for i < len(own) || j < len(old) {
+		c := -1
+		switch {
+		case i == len(own):
+			c = 1
+		case j < len(old):
+			if c = bytes.Compare(own[i].Key, old[j].Key); reverse {
+				c = -c
+			}
+		}
+		switch {
+		case c < 0:
+			out = append(out, own[i])
+			i++
+		case c > 0:
+			out = append(out, old[j])
+			j++
+		default:
+			out = append(out, own[i])
+			i++
+			j++
+		}
+	}
+	return out
 }
 
 // source is an ordered stream of committed entries: a tree scan, or one as
@@ -549,7 +637,7 @@ type source interface {
 // buffered writes.
 type Iterator struct {
 	tree     source
-	staged   *stageIter  // EN-9: own staged writes, below own
+	staged   *stagedMerge // EN-9: own staged writes, below own
 	own      []txn.Write // own writes not yet merged
 	ownBuf   []txn.Write // all of them (kept for reuse)
 	reverse  bool

@@ -198,29 +198,40 @@ func (t *Mtr) release() {
 }
 
 func (t *Mtr) encode() []byte {
-	var out []byte
-	n := 0
-	for _, id := range t.order {
+	// Diff every page first, so that the record is allocated once (a
+	// batch of a long operation logs megabytes).
+	diffs := make([][]Range, len(t.order))
+	size, n := 4, 0
+	for i, id := range t.order {
 		w := t.written[id]
-		ranges := Diff(*w.before, w.f.Data())
+		diffs[i] = Diff(*w.before, w.f.Data())
+		if len(diffs[i]) == 0 {
+			continue
+		}
+		n++
+		size += 10
+		for _, r := range diffs[i] {
+			size += 4 + r.Len
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]byte, 4, size)
+	binary.LittleEndian.PutUint32(out, uint32(n))
+	for i, id := range t.order {
+		ranges := diffs[i]
 		if len(ranges) == 0 {
 			continue
 		}
-		if out == nil {
-			out = make([]byte, 4, 256)
-		}
-		n++
 		out = binary.LittleEndian.AppendUint64(out, uint64(id))
 		out = binary.LittleEndian.AppendUint16(out, uint16(len(ranges)))
-		data := w.f.Data()
+		data := t.written[id].f.Data()
 		for _, r := range ranges {
 			out = binary.LittleEndian.AppendUint16(out, uint16(r.Off))
 			out = binary.LittleEndian.AppendUint16(out, uint16(r.Len))
 			out = append(out, data[r.Off:r.Off+r.Len]...)
 		}
-	}
-	if out != nil {
-		binary.LittleEndian.PutUint32(out, uint32(n))
 	}
 	return out
 }
