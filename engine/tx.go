@@ -638,8 +638,8 @@ type source interface {
 type Iterator struct {
 	tree     source
 	staged   *stagedMerge // EN-9: own staged writes, below own
-	own      []txn.Write // own writes not yet merged
-	ownBuf   []txn.Write // all of them (kept for reuse)
+	own      []txn.Write  // own writes not yet merged
+	ownBuf   []txn.Write  // all of them (kept for reuse)
 	reverse  bool
 	treeOK   bool // the tree iterator is on an entry not yet returned
 	advance  bool // the tree entry was returned: step past it first
