@@ -29,6 +29,11 @@
 //	BT-7 Every node and overflow page read from a volume is checked for
 //	     structure before use (validate.go): a page with a right checksum
 //	     whose offsets lead outside it is refused as corrupt.
+//	BT-8 A scan that has read two leaves asks the buffer pool to read the
+//	     next few leaves of the same parent ahead (bufpool BP-6), so that a
+//	     long scan waits for one read at a time at most rather than one per
+//	     leaf. Only page ids are taken from the parent; every leaf is still
+//	     validated when the scan reaches it (BT-2).
 package btree
 
 import (
@@ -430,7 +435,7 @@ func (tr Tree) Get(pool *bufpool.Pool, key []byte) ([]byte, bool, error) {
 	for {
 		var out []byte
 		found, ovf := false, false
-		err := tr.readLeaf(pool, key, false, func(n node) {
+		err := tr.readLeaf(pool, key, false, nil, func(n node) {
 			if i, eq := n.search(key); eq {
 				out = append([]byte(nil), n.val(i)...)
 				found, ovf = true, n.isOvf(i)
@@ -449,7 +454,7 @@ func (tr Tree) Get(pool *bufpool.Pool, key []byte) ([]byte, bool, error) {
 
 // readLeaf finds the leaf covering key (below=false) or the keys just below
 // key (below=true, key nil = +inf) and calls fn on it under a shared latch.
-func (tr Tree) readLeaf(pool *bufpool.Pool, key []byte, below bool, fn func(n node)) error {
+func (tr Tree) readLeaf(pool *bufpool.Pool, key []byte, below bool, ra *readAhead, fn func(n node)) error {
 	for attempt := 0; ; attempt++ {
 		if attempt > 1000000 {
 			return fmt.Errorf("btree: descent of keyspace %d does not settle", tr.Keyspace)
@@ -485,18 +490,60 @@ func (tr Tree) readLeaf(pool *bufpool.Pool, key []byte, below bool, fn func(n no
 				pool.Unfix(f)
 				return nil
 			}
-			var child page.ID
+			var ci int
 			if below {
-				child = n.child(n.childIndexLT(key))
+				ci = n.childIndexLT(key)
 			} else {
-				child = n.child(n.childIndexGE(key))
+				ci = n.childIndexGE(key)
 			}
+			child := n.child(ci)
 			level = n.level() - 1
+			var ahead []page.ID
+			if level == 0 && ra != nil {
+				ahead = ra.next(n, id, ci, below)
+			}
 			f.Latch.RUnlock()
 			pool.Unfix(f)
+			if len(ahead) > 0 {
+				pool.Prefetch(ahead...)
+			}
 			id = child
 		}
 	}
+}
+
+// readAhead picks the leaves a scan will read next (BT-8): from the second
+// leaf on, the next readAheadLeaves children of the parent in the scan's
+// direction, each asked for once.
+type readAhead struct {
+	leaves int     // leaves read
+	parent page.ID // the parent asked about last
+	upTo   int     // the last child index asked for under it
+	ids    []page.ID
+}
+
+const readAheadLeaves = 8
+
+func (ra *readAhead) next(n node, parent page.ID, ci int, below bool) []page.ID {
+	ra.leaves++
+	if ra.leaves < 2 {
+		return nil
+	}
+	ra.ids = ra.ids[:0]
+	step, from := 1, ci+1
+	if below {
+		step, from = -1, ci-1
+	}
+	if parent == ra.parent && (ra.upTo-from)*step >= 0 {
+		from = ra.upTo + step
+	}
+	last := ci + step*readAheadLeaves
+	for i := from; (last-i)*step >= 0 && i >= 0 && i <= n.nslots(); i += step {
+		ra.ids = append(ra.ids, n.child(i))
+		ra.upTo = i
+	}
+	ra.parent = parent
+	return ra.ids
 }
 
 // Iterator walks a key range [lo, hi) in either direction (BT-4).
@@ -520,6 +567,7 @@ type Iterator struct {
 	// retried fill, BT-5, still finds its resume key intact).
 	fences [2][]byte
 	fence  int
+	ahead  readAhead // BT-8
 }
 
 // iterators recycles Iterators and their buffers (Close), so that range
@@ -537,7 +585,7 @@ func (tr Tree) Scan(pool *bufpool.Pool, lo, hi []byte, reverse bool) *Iterator {
 	it := iterators.Get().(*Iterator)
 	*it = Iterator{tr: tr, pool: pool, lo: lo, hi: hi, reverse: reverse, pos: -1,
 		arena: it.arena[:0], lens: it.lens[:0], ovf: it.ovf[:0], keys: it.keys[:0], vals: it.vals[:0],
-		fences: [2][]byte{it.fences[0][:0], it.fences[1][:0]}}
+		fences: [2][]byte{it.fences[0][:0], it.fences[1][:0]}, ahead: readAhead{ids: it.ahead.ids[:0]}}
 	if reverse {
 		it.resume, it.resInf = hi, hi == nil
 	} else {
@@ -615,7 +663,7 @@ func (it *Iterator) fillOnce() error {
 	if it.reverse && it.resInf {
 		key = nil
 	}
-	err := it.tr.readLeaf(it.pool, key, it.reverse, func(n node) {
+	err := it.tr.readLeaf(it.pool, key, it.reverse, &it.ahead, func(n node) {
 		if !it.reverse {
 			i, _ := n.search(key)
 			for ; i < n.nslots(); i++ {

@@ -17,6 +17,11 @@
 //	     recLSN, so the flush cannot mark it clean.
 //	BP-5 Only clean, unpinned frames are evicted; eviction of a clean page
 //	     offers it to the EvictHook (the buffer pool extension).
+//	BP-6 Prefetch is a hint: pages named are read in the background by a
+//	     few workers (parallel reads keep a cloud volume's queue busy while
+//	     a scan consumes the page before), each loaded as a miss would be
+//	     and unpinned at once; a full queue drops requests, and pages
+//	     present are skipped. Callers still Fix as usual.
 //
 // Lock order: shard latch -> Frame.mu. Frame.Latch is never taken while a
 // shard latch or Frame.mu is held.
@@ -114,6 +119,8 @@ type Stats struct {
 	// Dirtied counts clean pages turning dirty (the rate the flushing must
 	// match in steady state).
 	Dirtied int64
+	// Prefetched counts pages read ahead of use (BP-6).
+	Prefetched int64
 }
 
 type shard struct {
@@ -138,7 +145,9 @@ type Pool struct {
 	dirty    atomic.Int64
 	flushErr atomic.Pointer[error]
 
-	hits, misses, evictions, flushed, batches, syncFlushes, dirtied atomic.Int64
+	hits, misses, evictions, flushed, batches, syncFlushes, dirtied, prefetched atomic.Int64
+
+	ahead chan page.ID // BP-6
 
 	stop chan struct{}
 	wg   sync.WaitGroup
@@ -167,6 +176,11 @@ func New(store *pagestore.Store, src PageSource, log LogSyncer, opts Options) (*
 	}
 	for i := range p.shards {
 		p.shards[i].table = make(map[page.ID]*Frame)
+	}
+	p.ahead = make(chan page.ID, 256)
+	for range prefetchWorkers {
+		p.wg.Add(1)
+		go p.prefetcher()
 	}
 	if !opts.NoBackgroundFlusher {
 		p.wg.Add(1)
@@ -594,7 +608,50 @@ func (p *Pool) backgroundFlusher() {
 func (p *Pool) Stats() Stats {
 	return Stats{Frames: int64(len(p.frames)), Dirty: p.dirty.Load(), Hits: p.hits.Load(), Misses: p.misses.Load(),
 		Evictions: p.evictions.Load(), PagesFlushed: p.flushed.Load(), FlushBatches: p.batches.Load(),
-		SyncFlushes: p.syncFlushes.Load(), Dirtied: p.dirtied.Load()}
+		SyncFlushes: p.syncFlushes.Load(), Dirtied: p.dirtied.Load(), Prefetched: p.prefetched.Load()}
+}
+
+// prefetchWorkers is how many page reads Prefetch keeps in flight.
+const prefetchWorkers = 4
+
+// Prefetch asks for pages to be read in the background (BP-6).
+func (p *Pool) Prefetch(ids ...page.ID) {
+	for _, id := range ids {
+		if p.resident(id) {
+			continue
+		}
+		select {
+		case p.ahead <- id:
+		default:
+			return
+		}
+	}
+}
+
+func (p *Pool) resident(id page.ID) bool {
+	s := p.shardOf(id)
+	s.mu.Lock()
+	_, ok := s.table[id]
+	s.mu.Unlock()
+	return ok
+}
+
+func (p *Pool) prefetcher() {
+	defer p.wg.Done()
+	for {
+		select {
+		case <-p.stop:
+			return
+		case id := <-p.ahead:
+			if p.resident(id) {
+				continue
+			}
+			if f, err := p.fix(id, true); err == nil { // an error is the reader's to see
+				p.prefetched.Add(1)
+				p.Unfix(f)
+			}
+		}
+	}
 }
 
 // Close stops the background flusher, if any. It does not flush.

@@ -211,3 +211,43 @@ func TestSnapshotTooOld(t *testing.T) {
 		t.Fatalf("keyspace created after the snapshot: %v", err)
 	}
 }
+
+// TestGetLockedScanned: a locking read of a scanned key uses the scan's
+// value only while no commit has been published since the scan began;
+// after one it reads the latest version, and own writes always win.
+func TestGetLockedScanned(t *testing.T) {
+	db, err := Open(Options{Dir: t.TempDir(), BufferPoolBytes: 2 << 20, LogCapacity: 32 << 20, AsyncCommit: true})
+	must(t, err)
+	defer db.Close()
+	ks, err := db.CreateKeyspace("t")
+	must(t, err)
+	w := db.Begin()
+	must(t, w.Put(ks, []byte("a"), []byte("1")))
+	must(t, w.Put(ks, []byte("b"), []byte("1")))
+	must(t, w.Commit())
+
+	tx := db.Begin()
+	defer tx.Rollback()
+	clock := tx.CommitClock()
+	// No commit since: the scanned value (here a marker) is used.
+	v, ok, err := tx.GetLockedScanned(ks, []byte("a"), false, clock, []byte("scanned"))
+	must(t, err)
+	if !ok || string(v) != "scanned" {
+		t.Fatalf("quiet: got %q %v, want the scanned value", v, ok)
+	}
+	// Another transaction commits a change of b: the clock moved, so the
+	// latest version is read.
+	o := db.Begin()
+	must(t, o.Put(ks, []byte("b"), []byte("2")))
+	must(t, o.Commit())
+	v, ok, err = tx.GetLockedScanned(ks, []byte("b"), false, clock, []byte("1"))
+	must(t, err)
+	if !ok || string(v) != "2" {
+		t.Fatalf("after a commit: got %q %v, want 2", v, ok)
+	}
+	// Own writes come first whatever the clock.
+	must(t, tx.Delete(ks, []byte("a")))
+	if _, ok, err = tx.GetLockedScanned(ks, []byte("a"), true, tx.CommitClock(), []byte("1")); err != nil || ok {
+		t.Fatalf("own delete: found %v, %v", ok, err)
+	}
+}

@@ -240,12 +240,15 @@ func compareEntries(a, b *stageEntry) int {
 // at: the newest run holding one.
 func (tx *Tx) stagedGet(ksid uint32, key []byte, at int64) (txn.Write, bool, error) {
 	st := tx.stage
-	lo := stagePrefix(ksid, key, true)
-	hi := append(append([]byte{}, lo[:len(lo)-1]...), 1)
+	var lo, hi []byte
 	for i := len(st.runs) - 1; i >= 0; i-- {
 		r := st.runs[i]
 		if !r.covers(ksid, key) {
 			continue
+		}
+		if lo == nil {
+			lo = stagePrefix(ksid, key, true)
+			hi = append(append([]byte{}, lo[:len(lo)-1]...), 1)
 		}
 		w, ok, err := func() (txn.Write, bool, error) {
 			it := r.ks.tree.Scan(tx.db.pool, lo, hi, false)
@@ -770,32 +773,40 @@ func (db *DB) rollForward(runs []*Keyspace, name []byte, dead deadRanges, c *mvc
 	if testApplyBatch != nil {
 		b.afterCommit = func(end page.LSN) { testApplyBatch(db, end) }
 	}
-	m := &stagedMerge{}
-	for i, ks := range runs {
-		m.add(newStageIter(db, &run{ks: ks}, dead, nil, nil, false, math.MaxInt64), i)
-	}
-	m.advance()
+	// The merge (reading the runs) runs in its own goroutine, ahead of
+	// the applying one.
+	batches, stop := make(chan mergedBatch, 4), make(chan struct{})
+	go mergeRuns(db, runs, dead, batches, stop)
 	var err error
-	for ; err == nil && m.cur.have; m.advance() {
-		w := m.cur.w
-		target := db.byID[w.Keyspace]
-		if target == nil {
-			continue // dropped since (no metadata lock held it)
-		}
-		var t *mtr.Mtr
-		if t, err = b.next(len(w.Key) + len(w.Value)); err != nil {
+	for mb := range batches {
+		if err = mb.err; err != nil {
 			break
 		}
-		if w.Delete {
-			_, err = target.tree.Delete(t, db.alloc, w.Key)
-		} else {
-			err = target.tree.Put(t, db.alloc, w.Key, w.Value)
+		for _, w := range mb.writes {
+			target := db.byID[w.Keyspace]
+			if target == nil {
+				continue // dropped since (no metadata lock held it)
+			}
+			var t *mtr.Mtr
+			if t, err = b.next(len(w.Key) + len(w.Value)); err != nil {
+				break
+			}
+			if w.Delete {
+				_, err = target.tree.Delete(t, db.alloc, w.Key)
+			} else {
+				err = target.tree.Put(t, db.alloc, w.Key, w.Value)
+			}
+			if err != nil {
+				break
+			}
+		}
+		if err != nil {
+			break
 		}
 	}
-	if err == nil {
-		err = m.err
+	close(stop)
+	for range batches { // let the merge end
 	}
-	m.close()
 	if err == nil {
 		var t *mtr.Mtr
 		if t, err = b.next(64<<10 + len(runs)*256); err == nil {
@@ -826,6 +837,49 @@ func (db *DB) rollForward(runs []*Keyspace, name []byte, dead deadRanges, c *mvc
 		return 0, err
 	}
 	return b.finish()
+}
+
+// mergedBatch is a slice of a roll-forward's changes in key order, or the
+// error that ended the merge.
+type mergedBatch struct {
+	writes []txn.Write
+	err    error
+}
+
+// mergeRuns sends the newest live change of every staged key, merged over
+// the runs, in batches; it closes out when done or when stop closes.
+func mergeRuns(db *DB, runs []*Keyspace, dead deadRanges, out chan<- mergedBatch, stop <-chan struct{}) {
+	defer close(out)
+	m := &stagedMerge{}
+	for i, ks := range runs {
+		m.add(newStageIter(db, &run{ks: ks}, dead, nil, nil, false, math.MaxInt64), i)
+	}
+	defer m.close()
+	send := func(mb mergedBatch) bool {
+		select {
+		case out <- mb:
+			return true
+		case <-stop:
+			return false
+		}
+	}
+	const batch = 1024
+	ws := make([]txn.Write, 0, batch)
+	for m.advance(); m.cur.have; m.advance() {
+		if ws = append(ws, m.cur.w); len(ws) == batch {
+			if !send(mergedBatch{writes: ws}) {
+				return
+			}
+			ws = make([]txn.Write, 0, batch)
+		}
+	}
+	if m.err != nil {
+		send(mergedBatch{err: m.err})
+		return
+	}
+	if len(ws) > 0 {
+		send(mergedBatch{writes: ws})
+	}
 }
 
 // finishDropLocked is finishDrop under the keyspace latch.

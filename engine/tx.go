@@ -233,6 +233,20 @@ func (tx *Tx) GetCurrent(ks *Keyspace, key []byte) ([]byte, bool, error) {
 // get reads key: the transaction's own write, else the committed value as
 // of its snapshot, or the latest one when current is set (EN-8).
 func (tx *Tx) get(ks *Keyspace, key []byte, current bool) ([]byte, bool, error) {
+	return tx.getScanned(ks, key, current, nil)
+}
+
+// scanned is a value a current scan read, and the commit clock from
+// before the scan began.
+type scanned struct {
+	clock uint64
+	value []byte
+}
+
+// getScanned is get that, for a current read of a key a scan returned
+// (sc), uses the scan's value instead of reading the tree when no commit
+// has been published since the scan began.
+func (tx *Tx) getScanned(ks *Keyspace, key []byte, current bool, sc *scanned) ([]byte, bool, error) {
 	if tx.done {
 		return nil, false, ErrTxnDone
 	}
@@ -250,6 +264,9 @@ func (tx *Tx) get(ks *Keyspace, key []byte, current bool) ([]byte, bool, error) 
 		if err != nil || ok {
 			return w.Value, ok && !w.Delete, err
 		}
+	}
+	if sc != nil && current && tx.db.versions.Clock() == sc.clock {
+		return sc.value, true, nil
 	}
 	if current || tx.snap == nil {
 		return ks.tree.Get(tx.db.pool, key)
@@ -275,6 +292,27 @@ func (tx *Tx) GetForUpdate(ks *Keyspace, key []byte) ([]byte, bool, error) {
 		return nil, false, err
 	}
 	return tx.get(ks, key, true)
+}
+
+// CommitClock is the timestamp of the newest published commit (mvcc
+// MV-1); GetLockedScanned takes one read before a scan began.
+func (tx *Tx) CommitClock() uint64 { return tx.db.versions.Clock() }
+
+// GetLockedScanned is GetForUpdate (GetForShare when shared) of a key
+// that a ScanCurrent begun after CommitClock returned clock yielded with
+// value: when no commit has been published since, the value the scan read
+// is still the latest committed one (a writer of the key commits before
+// releasing its lock, which this call has just taken), so the tree is not
+// searched again. Own writes made since are still seen.
+func (tx *Tx) GetLockedScanned(ks *Keyspace, key []byte, shared bool, clock uint64, value []byte) ([]byte, bool, error) {
+	mode := txn.Exclusive
+	if shared {
+		mode = txn.Shared
+	}
+	if err := tx.lock(ks, key, mode); err != nil {
+		return nil, false, err
+	}
+	return tx.getScanned(ks, key, true, &scanned{clock, value})
 }
 
 // GetForShare locks key shared, then reads it.

@@ -793,6 +793,7 @@ type rowIter struct {
 	it      *engine.Iterator
 	row     sql.Row
 	reads   uint32
+	clock   uint64 // the commit clock before the current range's scan began
 }
 
 func (ri *rowIter) Next(ctx *sql.Context) (sql.Row, error) {
@@ -817,6 +818,7 @@ func (ri *rowIter) Next(ctx *sql.Context) (sql.Row, error) {
 				ks = ri.part.ix.ks
 			}
 			if ri.locking { // SES-9: locking statements search the latest versions
+				ri.clock = ri.tx.CommitClock()
 				ri.it = ri.tx.ScanCurrent(ks, r.lo, r.hi, ri.part.rev)
 			} else {
 				ri.it = ri.tx.Scan(ks, r.lo, r.hi, ri.part.rev)
@@ -864,6 +866,10 @@ func (ri *rowIter) load(ctx *sql.Context, key, val []byte) (sql.Row, bool, error
 			if ri.s.lockPolicy == lockSkipped && errors.Is(err, engine.ErrLockNotAvailable) {
 				return nil, false, nil
 			}
+		} else if ri.locking && ix == nil {
+			// The scan read the row: unless a commit came between, it
+			// is still the latest (no second search).
+			v, found, err = ri.tx.GetLockedScanned(t.primary, pk, ri.s.lockShared, ri.clock, val)
 		} else if ri.locking && ri.s.lockShared {
 			v, found, err = ri.tx.GetForShare(t.primary, pk)
 		} else if ri.locking {
