@@ -430,6 +430,42 @@ func (tr Tree) Drop(d Dropper, a Allocator, batchPages int) (*mtr.Mtr, error) {
 	return t, walk(tr.Root)
 }
 
+// Prefetch asks the pool to read the leaf holding key in the background
+// (BT-8): the inner nodes are read on the way, the leaf is not waited for.
+// A hint: a node that fails validation (BT-2) or is latched ends it.
+func (tr Tree) Prefetch(pool *bufpool.Pool, key []byte) {
+	id, level := tr.Root, -1
+	for {
+		f, err := pool.Fix(id)
+		if err != nil {
+			return
+		}
+		// Never wait for a latch: the caller may be feeding the writer
+		// that holds it (the roll-forward's merge feeds its applier).
+		if !f.Latch.TryRLock() {
+			pool.Unfix(f)
+			return
+		}
+		n := node(f.Data())
+		ok := page.TypeOf(n) == page.TypeBTree && page.KeyspaceOf(n) == tr.Keyspace &&
+			(level < 0 || n.level() == level) && n.covers(key) && !n.isLeaf()
+		var child page.ID
+		if ok {
+			child, level = n.child(n.childIndexGE(key)), n.level()-1
+		}
+		f.Latch.RUnlock()
+		pool.Unfix(f)
+		if !ok {
+			return
+		}
+		if level == 0 {
+			pool.Prefetch(child)
+			return
+		}
+		id = child
+	}
+}
+
 // Get returns a copy of the value stored under key (BT-2).
 func (tr Tree) Get(pool *bufpool.Pool, key []byte) ([]byte, bool, error) {
 	for {

@@ -77,6 +77,9 @@ type Frame struct {
 	loaded  chan struct{} // closed when data is valid (or loadErr set)
 	loadErr error
 	orphan  atomic.Bool // left the table after a failed load; freed by the last Unfix
+	// unclean mirrors mu.dirty: the eviction sweep passes over dirty
+	// frames without taking a latch (tryEvict decides under them).
+	unclean atomic.Bool
 
 	mu struct {
 		sync.Mutex
@@ -307,6 +310,9 @@ func (p *Pool) victim() (*Frame, error) {
 				f.usage.Store(u - 1)
 				continue
 			}
+			if f.unclean.Load() {
+				continue
+			}
 			if f.tryEvict(p) {
 				p.evictions.Add(1)
 				return f, nil
@@ -358,6 +364,7 @@ func (p *Pool) MarkDirty(f *Frame, lsn page.LSN) {
 	becameDirty := !f.mu.dirty
 	if becameDirty {
 		f.mu.dirty = true
+		f.unclean.Store(true)
 		f.mu.recLSN = lsn
 		p.dirty.Add(1)
 		p.dirtied.Add(1)
@@ -552,6 +559,7 @@ func (p *Pool) flushUpTo(d []dirtyFrame, limit int) (int, int, error) {
 		if err == nil {
 			if f.mu.pendingRecLSN == 0 {
 				f.mu.dirty = false
+				f.unclean.Store(false)
 				f.mu.recLSN = 0
 				p.dirty.Add(-1)
 			} else {

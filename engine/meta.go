@@ -84,11 +84,14 @@ func (allocator) Free(t *mtr.Mtr, id page.ID) error {
 	if err != nil {
 		return err
 	}
-	pg, err := t.Write(id)
+	// A free page's body does not matter (Alloc clears it on reuse): the
+	// page is not read from the volume when not in the pool (it is then
+	// zeros), and only its header changes, so a drop of a large keyspace
+	// neither reads its leaves back nor logs their bytes.
+	pg, err := t.New(id)
 	if err != nil {
 		return err
 	}
-	clear(pg[page.RedoStart:])
 	page.SetID(pg, id)
 	page.SetType(pg, page.TypeFree)
 	binary.LittleEndian.PutUint64(pg[offFreeNext:], uint64(metaFree(m)))

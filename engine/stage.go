@@ -847,7 +847,8 @@ type mergedBatch struct {
 }
 
 // mergeRuns sends the newest live change of every staged key, merged over
-// the runs, in batches; it closes out when done or when stop closes.
+// the runs, in batches; it closes out when done or when stop closes. It
+// reads db.byID under the applier's hold of ksMu.
 func mergeRuns(db *DB, runs []*Keyspace, dead deadRanges, out chan<- mergedBatch, stop <-chan struct{}) {
 	defer close(out)
 	m := &stagedMerge{}
@@ -866,6 +867,13 @@ func mergeRuns(db *DB, runs []*Keyspace, dead deadRanges, out chan<- mergedBatch
 	const batch = 1024
 	ws := make([]txn.Write, 0, batch)
 	for m.advance(); m.cur.have; m.advance() {
+		// The applier will need the target leaves: read them ahead (BT-8),
+		// every 16th key (a leaf holds dozens of entries).
+		if len(ws)%16 == 0 {
+			if target := db.byID[m.cur.w.Keyspace]; target != nil {
+				target.tree.Prefetch(db.pool, m.cur.w.Key)
+			}
+		}
 		if ws = append(ws, m.cur.w); len(ws) == batch {
 			if !send(mergedBatch{writes: ws}) {
 				return

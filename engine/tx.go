@@ -350,7 +350,11 @@ func (tx *Tx) Put(ks *Keyspace, key, value []byte) error {
 	if err := tx.lock(ks, key, txn.Exclusive); err != nil {
 		return err
 	}
-	tx.ws.Put(txn.Write{Keyspace: ks.id, Key: clone(key), Value: clone(value)})
+	// One allocation holds the copies of both.
+	buf := make([]byte, len(key)+len(value))
+	copy(buf, key)
+	copy(buf[len(key):], value)
+	tx.ws.Put(txn.Write{Keyspace: ks.id, Key: buf[:len(key):len(key)], Value: buf[len(key):]})
 	return tx.checkMemory()
 }
 

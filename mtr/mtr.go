@@ -116,8 +116,10 @@ func (t *Mtr) fix(id page.ID, read bool) (*bufpool.Frame, error) {
 // Write returns page id latched exclusively for modification (MTR-2).
 func (t *Mtr) Write(id page.ID) ([]byte, error) { return t.write(id, true) }
 
-// New returns page id, never read from the volume, zeroed and latched for
-// modification. Only for pages past the allocation high-water mark.
+// New returns page id latched for modification without reading it from
+// the volume: zeroed, or as the pool holds it. Only for pages whose
+// content on the volume does not matter (past the allocation high-water
+// mark, or being freed).
 func (t *Mtr) New(id page.ID) ([]byte, error) { return t.write(id, false) }
 
 func (t *Mtr) write(id page.ID, read bool) ([]byte, error) {

@@ -22,11 +22,12 @@ func lessWrite(a, b Write) bool {
 	return bytes.Compare(a.Key, b.Key) < 0
 }
 
+// undo is a journal entry: the change's previous write of the key, or
+// (hadPrev false) just the key, to delete.
 type undo struct {
 	prev    Write
 	hadPrev bool
 	size    int32 // the change's key and value bytes
-	key     Write // for lookup when !hadPrev
 }
 
 // WriteSet is a transaction's private, ordered buffer of changes, with a
@@ -56,16 +57,19 @@ func (w *WriteSet) Bytes() int { return w.bytes }
 func (w *WriteSet) Memory() int { return w.memory }
 
 // PutOverhead is the memory one Put takes besides its key and value: a
-// Write in the tree (64 bytes), an undo journal entry (136) and the key
+// Write in the tree (64 bytes), an undo journal entry (72) and the key
 // and value allocations' headers.
-const PutOverhead = 224
+const PutOverhead = 160
 
 // Put buffers a change (the slices are retained; callers pass copies).
 func (w *WriteSet) Put(c Write) {
 	c.seq = int32(len(w.journal))
 	prev, had := w.tree.ReplaceOrInsert(c)
 	size := len(c.Key) + len(c.Value)
-	w.journal = append(w.journal, undo{prev: prev, hadPrev: had, size: int32(size), key: Write{Keyspace: c.Keyspace, Key: c.Key}})
+	if !had {
+		prev = Write{Keyspace: c.Keyspace, Key: c.Key}
+	}
+	w.journal = append(w.journal, undo{prev: prev, hadPrev: had, size: int32(size)})
 	w.bytes += size + 16
 	w.memory += size + PutOverhead
 }
@@ -88,7 +92,7 @@ func (w *WriteSet) RollbackTo(sp int) {
 		if u.hadPrev {
 			w.tree.ReplaceOrInsert(u.prev)
 		} else {
-			w.tree.Delete(u.key)
+			w.tree.Delete(u.prev)
 		}
 	}
 }
