@@ -46,7 +46,7 @@ func (a *testAlloc) Alloc(t *mtr.Mtr) (page.ID, []byte, error) {
 }
 
 func (a *testAlloc) Free(t *mtr.Mtr, id page.ID) error {
-	pg, err := t.Write(id)
+	pg, err := t.New(id) // as the engine's: the old content does not matter
 	if err != nil {
 		return err
 	}
@@ -54,7 +54,6 @@ func (a *testAlloc) Free(t *mtr.Mtr, id page.ID) error {
 		panic(fmt.Sprintf("double free of page %d", id))
 	}
 	delete(a.live, id)
-	clear(pg[page.RedoStart:])
 	page.SetID(pg, id)
 	page.SetType(pg, page.TypeFree)
 	a.free = append(a.free, id)
@@ -372,5 +371,61 @@ func BenchmarkGetHit(b *testing.B) {
 		if _, ok, _ := e.tree.Get(e.pool, []byte(fmt.Sprintf("key%08d", i%10000))); !ok {
 			b.Fatal("missing")
 		}
+	}
+}
+
+// testDropper commits a mini-transaction per batch (btree.Dropper).
+type testDropper struct {
+	e   *env
+	cur *mtr.Mtr
+}
+
+func (d *testDropper) Next() (*mtr.Mtr, error) {
+	if d.cur != nil {
+		if _, _, err := d.cur.Commit(); err != nil {
+			return nil, err
+		}
+	}
+	d.cur = d.e.mtrs.Begin()
+	return d.cur, nil
+}
+
+// TestDropInline: a tree without overflow values is dropped whole (every
+// page back to the allocator exactly once) without reading its leaves,
+// where Drop reads every one.
+func TestDropInline(t *testing.T) {
+	for _, inline := range []bool{false, true} {
+		e := newEnv(t, 256)
+		for i := 0; i < 30000; i++ { // long keys: parents of ~70 leaves
+			e.put(t, []byte(fmt.Sprintf("%s%08d", bytes.Repeat([]byte{'k'}, 200), i)), bytes.Repeat([]byte{'v'}, 100))
+		}
+		pages := len(e.alloc.live)
+		if err := e.pool.FlushAll(); err != nil {
+			t.Fatal(err)
+		}
+		before := e.pool.Stats().Misses
+		d := &testDropper{e: e}
+		drop := e.tree.Drop
+		if inline {
+			drop = e.tree.DropInline
+		}
+		m, err := drop(d, e.alloc, 200)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := m.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		misses := e.pool.Stats().Misses - before
+		if len(e.alloc.live) != 0 {
+			t.Fatalf("inline=%v: %d of %d pages not freed", inline, len(e.alloc.live), pages)
+		}
+		if inline && misses > int64(pages)/8 {
+			t.Fatalf("DropInline read %d pages of %d", misses, pages)
+		}
+		if !inline && misses < int64(pages)/2 {
+			t.Fatalf("Drop read only %d pages of %d (the test no longer evicts the leaves)", misses, pages)
+		}
+		t.Logf("inline=%v: %d pages, %d read", inline, pages, misses)
 	}
 }

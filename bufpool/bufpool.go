@@ -235,8 +235,8 @@ func (p *Pool) fix(id page.ID, read bool) (*Frame, error) {
 	s.table[id] = f
 	s.mu.Unlock()
 
-	p.misses.Add(1)
 	if read {
+		p.misses.Add(1) // a read from the source (FixNew reads nothing)
 		err = p.src.Read(id, f.data)
 	} else {
 		clear(f.data)

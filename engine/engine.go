@@ -36,28 +36,35 @@
 //	     read as of one commit timestamp; locking reads stay current.
 //	EN-9 Transactions larger than memory (stage.go). When the write set
 //	     passes the spill threshold (SpillBytes: a sixteenth of the log or
-//	     half of MaxTxnMemory) it moves into the transaction's private
-//	     staging keyspace (directory name "\x00stage\x00"+id, never
-//	     listed): one entry per change, keyed (keyspace, key, position),
-//	     the position being the write-set journal's, so that a savepoint
-//	     before the spill is still exact (a rollback marks the positions
-//	     after it dead, in memory) and a scan sees exactly the changes made
-//	     before it began. Own-write reads look in the write set, then the
-//	     newest live staged entry, then the tree. Such a transaction (or
-//	     one whose commit would pass a quarter of the log or half the pool)
-//	     commits by rolling forward: the directory entry is renamed
-//	     "\x00apply\x00"+id with the dead positions (the commit record;
-//	     the transaction is committed once it is durable), then the newest
-//	     live entry of every key is applied to the trees in batches of
-//	     mini-transactions, the last of which removes the apply entry and
-//	     drops the staging keyspace. Re-applying final values is idempotent,
-//	     so recovery (EN-4) finishes every apply entry from the start
-//	     before anything else runs and drops every stage entry (a
-//	     transaction that never committed). Pages of user keyspaces still
-//	     hold only committed data (EN-1). While it applies, other commits
-//	     and new snapshots wait (bigMu, mvcc MV-6), and snapshots older than
-//	     it that read a keyspace it changes get 1412. Row locks stay in
-//	     memory, bounded by EN-6, unless escalated (EN-10).
+//	     half of MaxTxnMemory) it is handed to a goroutine that writes it
+//	     as a new run (a private staging keyspace, directory name
+//	     "\x00stage\x00"+id, never listed) in key order, while the
+//	     transaction goes on in a fresh write set (two cores: the statement
+//	     and the spill); reads look in the set being spilled after their
+//	     own. One entry per change, keyed (keyspace, key, position), the
+//	     position being the write-set journal's, so that a savepoint before
+//	     a spill is still exact (a rollback marks the positions after it
+//	     dead, in memory) and a scan sees exactly the changes made before it
+//	     began. A run only appends (a spill never reads an earlier one's
+//	     pages); reads check runs newest first, skipping those whose key
+//	     bounds or Bloom filter exclude the key; scans merge the runs.
+//	     Such a transaction (or one whose commit would pass a quarter of
+//	     the log or half the pool) commits by rolling forward: its runs'
+//	     directory entries become one "\x00apply\x00"+id entry listing them
+//	     with the dead positions (the commit record, one mini-transaction;
+//	     committed once it is durable), then the newest live entry of every
+//	     key, merged over the runs by a goroutine ahead of the applier, is
+//	     applied to the trees in key order in batches of mini-transactions,
+//	     the last of which turns the apply entry into pending drops of the
+//	     runs. Re-applying final values is idempotent, so recovery (EN-4)
+//	     finishes every apply entry from the start before anything else
+//	     runs and drops every stage entry (a transaction that never
+//	     committed). Pages of user keyspaces still hold only committed data
+//	     (EN-1). While it applies, other commits and new snapshots wait
+//	     (bigMu, mvcc MV-6), and snapshots older than it that read a
+//	     keyspace it changes get 1412. Row locks stay in memory, bounded by
+//	     EN-6, unless escalated (EN-10). A spill that fails (I/O, log)
+//	     leaves the transaction able only to roll back.
 //	EN-10 Lock escalation: every transaction takes a keyspace's intention
 //	     lock (shared, on the keyspace's lock name) before its first row
 //	     lock in it. A transaction holding LockEscalation exclusive row
@@ -375,7 +382,7 @@ func (db *DB) loadCatalog() error {
 	}
 	for _, ks := range stages {
 		slog.Info("dropping an uncommitted transaction's staging keyspace", "keyspace_id", ks.id)
-		if err := db.dropStage(ks, []byte(ks.name)); err != nil {
+		if err := db.dropStage(ks, []byte(ks.name), false); err != nil {
 			return err
 		}
 	}
@@ -655,14 +662,22 @@ func (b *batcher) finish() (page.LSN, error) {
 
 // finishDrop frees the pages of a dropped keyspace and removes its pending
 // drop entry.
-func (db *DB) finishDrop(ks *Keyspace) error {
+func (db *DB) finishDrop(ks *Keyspace) error { return db.finishDropOf(ks, false) }
+
+// finishDropOf is finishDrop; inline says the keyspace holds no overflow
+// value (btree DropInline: its leaves are not read).
+func (db *DB) finishDropOf(ks *Keyspace, inline bool) error {
 	// A freed page's redo is at most one page of diffs (its content cleared).
 	const perPage, slack = page.Size + 1024, 32 << 10
 	batch := int(min(int64(db.pool.Frames()/8), (db.log.Capacity()/4-slack)/perPage))
 	batch = max(batch, 1)
 	b := db.newBatcher()
 	b.need = int64(batch)*perPage + slack
-	t, err := ks.tree.Drop(b, db.alloc, batch)
+	drop := ks.tree.Drop
+	if inline {
+		drop = ks.tree.DropInline
+	}
+	t, err := drop(b, db.alloc, batch)
 	if err == nil {
 		_, err = db.dir.Delete(t, db.alloc, pendingDrop(ks.id))
 	}

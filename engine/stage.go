@@ -114,6 +114,7 @@ type run struct {
 	ks     *Keyspace
 	bounds map[uint32]*keyBounds
 	filter bloom
+	inline bool // no entry needed an overflow chain: dropped without reading leaves
 }
 
 // covers reports whether the run may hold key of keyspace ks.
@@ -576,7 +577,9 @@ func (p *pendingSpill) write(db *DB) {
 	slices.SortFunc(entries, func(a, b entry) int { return bytes.Compare(a.k, b.k) })
 	b := db.newBatcher()
 	tree := p.run.ks.tree
+	inline := true
 	for _, e := range entries {
+		inline = inline && btree.Inline(e.k, e.v)
 		t, err := b.next(len(e.k) + len(e.v))
 		if err == nil {
 			err = tree.Put(t, db.alloc, e.k, e.v) // ascending into a new tree (BT-6)
@@ -591,7 +594,7 @@ func (p *pendingSpill) write(db *DB) {
 		p.err = err
 		return
 	}
-	p.run.bounds, p.run.filter = bounds, filter
+	p.run.bounds, p.run.filter, p.run.inline = bounds, filter, inline
 	p.n = len(entries)
 }
 
@@ -640,13 +643,13 @@ func (db *DB) createStage() (*Keyspace, error) {
 
 // dropStage removes a staging keyspace: its directory entry (by name)
 // becomes a pending drop, then its pages are freed.
-func (db *DB) dropStage(ks *Keyspace, name []byte) error {
+func (db *DB) dropStage(ks *Keyspace, name []byte, inline bool) error {
 	db.ksMu.Lock()
 	defer db.ksMu.Unlock()
 	if err := db.moveDirEntry(name, pendingDrop(ks.id), encodeDirEntry(ks), false); err != nil {
 		return err
 	}
-	return db.finishDrop(ks)
+	return db.finishDropOf(ks, inline)
 }
 
 // encodeApply is the commit record's directory value: the runs'
@@ -747,8 +750,8 @@ func (tx *Tx) commitStaged(async bool) error {
 	}
 	db.commits.Add(1)
 	db.stagedCommits.Add(1)
-	for _, ks := range runs {
-		if err := db.finishDropLocked(ks); err != nil {
+	for i, ks := range runs {
+		if err := db.finishDropLocked(ks, st.runs[i].inline); err != nil {
 			return err
 		}
 	}
@@ -890,9 +893,9 @@ func mergeRuns(db *DB, runs []*Keyspace, dead deadRanges, out chan<- mergedBatch
 	}
 }
 
-// finishDropLocked is finishDrop under the keyspace latch.
-func (db *DB) finishDropLocked(ks *Keyspace) error {
+// finishDropLocked is finishDropOf under the keyspace latch.
+func (db *DB) finishDropLocked(ks *Keyspace, inline bool) error {
 	db.ksMu.Lock()
 	defer db.ksMu.Unlock()
-	return db.finishDrop(ks)
+	return db.finishDropOf(ks, inline)
 }

@@ -483,7 +483,7 @@ func (tx *Tx) finish() {
 	if st := tx.stage; st != nil {
 		tx.stage = nil
 		for _, r := range st.runs {
-			if err := tx.db.dropStage(r.ks, []byte(r.ks.name)); err != nil {
+			if err := tx.db.dropStage(r.ks, []byte(r.ks.name), r.inline); err != nil {
 				// Recovery drops it (EN-9); until then its pages are lost space.
 				slog.Error("dropping a rolled-back transaction's staging keyspace", "err", err)
 			}

@@ -15,7 +15,7 @@ type Write struct {
 	Delete   bool
 }
 
-func lessWrite(a, b Write) bool {
+func lessWrite(a, b *Write) bool {
 	if a.Keyspace != b.Keyspace {
 		return a.Keyspace < b.Keyspace
 	}
@@ -23,9 +23,9 @@ func lessWrite(a, b Write) bool {
 }
 
 // undo is a journal entry: the change's previous write of the key, or
-// (hadPrev false) just the key, to delete.
+// (hadPrev false) the change itself, to delete.
 type undo struct {
-	prev    Write
+	prev    *Write
 	hadPrev bool
 	size    int32 // the change's key and value bytes
 }
@@ -33,7 +33,8 @@ type undo struct {
 // WriteSet is a transaction's private, ordered buffer of changes, with a
 // journal so that a failed statement can be undone (savepoints).
 type WriteSet struct {
-	tree    *btree.BTreeG[Write]
+	tree    *btree.BTreeG[*Write] // pointers: a node's items move 8 bytes each
+	probe   Write                 // Get's search key (no allocation per lookup)
 	journal []undo
 	bytes   int // keys and values, with 16 bytes of framing per change
 	memory  int // what the write set holds in memory
@@ -41,7 +42,7 @@ type WriteSet struct {
 
 // NewWriteSet returns an empty write set.
 func NewWriteSet() *WriteSet {
-	return &WriteSet{tree: btree.NewG(16, lessWrite)}
+	return &WriteSet{tree: btree.NewG(32, lessWrite)}
 }
 
 // Len is the number of distinct keys written.
@@ -57,17 +58,18 @@ func (w *WriteSet) Bytes() int { return w.bytes }
 func (w *WriteSet) Memory() int { return w.memory }
 
 // PutOverhead is the memory one Put takes besides its key and value: a
-// Write in the tree (64 bytes), an undo journal entry (72) and the key
-// and value allocations' headers.
-const PutOverhead = 160
+// Write (64 bytes) and its pointer in the tree, an undo journal entry (16)
+// and the allocations' headers.
+const PutOverhead = 128
 
 // Put buffers a change (the slices are retained; callers pass copies).
 func (w *WriteSet) Put(c Write) {
 	c.seq = int32(len(w.journal))
-	prev, had := w.tree.ReplaceOrInsert(c)
+	p := &c
+	prev, had := w.tree.ReplaceOrInsert(p)
 	size := len(c.Key) + len(c.Value)
 	if !had {
-		prev = Write{Keyspace: c.Keyspace, Key: c.Key}
+		prev = p
 	}
 	w.journal = append(w.journal, undo{prev: prev, hadPrev: had, size: int32(size)})
 	w.bytes += size + 16
@@ -76,7 +78,13 @@ func (w *WriteSet) Put(c Write) {
 
 // Get returns the buffered change for key, if any.
 func (w *WriteSet) Get(keyspace uint32, key []byte) (Write, bool) {
-	return w.tree.Get(Write{Keyspace: keyspace, Key: key})
+	w.probe = Write{Keyspace: keyspace, Key: key}
+	p, ok := w.tree.Get(&w.probe)
+	w.probe.Key = nil
+	if !ok {
+		return Write{}, false
+	}
+	return *p, true
 }
 
 // Savepoint marks the current state.
@@ -98,34 +106,36 @@ func (w *WriteSet) RollbackTo(sp int) {
 }
 
 // Ascend calls fn for every buffered change in (keyspace, key) order.
-func (w *WriteSet) Ascend(fn func(Write) bool) { w.tree.Ascend(fn) }
+func (w *WriteSet) Ascend(fn func(Write) bool) {
+	w.tree.Ascend(func(p *Write) bool { return fn(*p) })
+}
 
 // Range calls fn for the buffered changes of keyspace with lo <= key < hi
 // (hi nil: no bound), ascending or descending.
 func (w *WriteSet) Range(keyspace uint32, lo, hi []byte, reverse bool, fn func(Write) bool) {
-	from := Write{Keyspace: keyspace, Key: lo}
+	from := &Write{Keyspace: keyspace, Key: lo}
 	if lo == nil {
 		from.Key = []byte{}
 	}
-	var to Write
+	var to *Write
 	if hi == nil {
-		to = Write{Keyspace: keyspace + 1, Key: []byte{}}
+		to = &Write{Keyspace: keyspace + 1, Key: []byte{}}
 	} else {
-		to = Write{Keyspace: keyspace, Key: hi}
+		to = &Write{Keyspace: keyspace, Key: hi}
 	}
 	if !reverse {
-		w.tree.AscendRange(from, to, fn)
+		w.tree.AscendRange(from, to, func(p *Write) bool { return fn(*p) })
 		return
 	}
 	// DescendRange is (to, from]: walk down from just below `to`.
-	w.tree.DescendLessOrEqual(to, func(c Write) bool {
+	w.tree.DescendLessOrEqual(to, func(c *Write) bool {
 		if !lessWrite(c, to) {
 			return true // skip `to` itself
 		}
 		if lessWrite(c, from) {
 			return false
 		}
-		return fn(c)
+		return fn(*c)
 	})
 }
 
@@ -136,8 +146,8 @@ func (w *WriteSet) Range(keyspace uint32, lo, hi []byte, reverse bool, fn func(W
 // the journal entry of the change that replaced it.
 func (w *WriteSet) Changes(fn func(i int, after Write) bool) {
 	ok := true
-	w.tree.Ascend(func(c Write) bool {
-		ok = fn(int(c.seq), c)
+	w.tree.Ascend(func(c *Write) bool {
+		ok = fn(int(c.seq), *c)
 		return ok
 	})
 	for _, u := range w.journal {
@@ -145,7 +155,7 @@ func (w *WriteSet) Changes(fn func(i int, after Write) bool) {
 			return
 		}
 		if u.hadPrev {
-			ok = fn(int(u.prev.seq), u.prev)
+			ok = fn(int(u.prev.seq), *u.prev)
 		}
 	}
 }
