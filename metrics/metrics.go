@@ -43,6 +43,7 @@ func samples(s engine.Stats) []sample {
 		c("strata_pool_pages_flushed_total", "Dirty pages written back.", s.Pool.PagesFlushed),
 		c("strata_pool_flush_batches_total", "Flush batches.", s.Pool.FlushBatches),
 		c("strata_pool_sync_flushes_total", "Evictions that had to flush synchronously.", s.Pool.SyncFlushes),
+		c("strata_pool_prefetched_total", "Pages read ahead of use by scans and roll-forwards (bufpool BP-6).", s.Pool.Prefetched),
 		c("strata_log_appends_total", "Redo records appended.", s.Log.Appends),
 		c("strata_log_append_bytes_total", "Redo bytes appended.", s.Log.AppendBytes),
 		c("strata_log_writes_total", "Redo log volume writes.", s.Log.Writes),

@@ -2,6 +2,7 @@ package txn
 
 import (
 	"bytes"
+	"encoding/binary"
 
 	"github.com/google/btree"
 )
@@ -22,6 +23,38 @@ func lessWrite(a, b *Write) bool {
 	return bytes.Compare(a.Key, b.Key) < 0
 }
 
+// item is a write in the tree: the keyspace and the key's first 8 bytes
+// (big endian, zero padded) beside the pointer, so that most comparisons
+// of a search read the node's items only, not each write's key.
+type item struct {
+	ks     uint32
+	prefix uint64
+	w      *Write
+}
+
+func keyPrefix(key []byte) uint64 {
+	if len(key) >= 8 {
+		return binary.BigEndian.Uint64(key)
+	}
+	var b [8]byte
+	copy(b[:], key)
+	return binary.BigEndian.Uint64(b[:])
+}
+
+func itemOf(w *Write) item { return item{ks: w.Keyspace, prefix: keyPrefix(w.Key), w: w} }
+
+// lessItem orders as lessWrite: equal prefixes (zero padding makes a
+// short key and its extension by zeros equal) fall back to the keys.
+func lessItem(a, b item) bool {
+	if a.ks != b.ks {
+		return a.ks < b.ks
+	}
+	if a.prefix != b.prefix {
+		return a.prefix < b.prefix
+	}
+	return bytes.Compare(a.w.Key, b.w.Key) < 0
+}
+
 // undo is a journal entry: the change's previous write of the key, or
 // (hadPrev false) the change itself, to delete.
 type undo struct {
@@ -33,8 +66,8 @@ type undo struct {
 // WriteSet is a transaction's private, ordered buffer of changes, with a
 // journal so that a failed statement can be undone (savepoints).
 type WriteSet struct {
-	tree    *btree.BTreeG[*Write] // pointers: a node's items move 8 bytes each
-	probe   Write                 // Get's search key (no allocation per lookup)
+	tree    *btree.BTreeG[item]
+	probe   Write // Get's search key (no allocation per lookup)
 	journal []undo
 	bytes   int // keys and values, with 16 bytes of framing per change
 	memory  int // what the write set holds in memory
@@ -42,7 +75,7 @@ type WriteSet struct {
 
 // NewWriteSet returns an empty write set.
 func NewWriteSet() *WriteSet {
-	return &WriteSet{tree: btree.NewG(32, lessWrite)}
+	return &WriteSet{tree: btree.NewG(32, lessItem)}
 }
 
 // Len is the number of distinct keys written.
@@ -58,16 +91,17 @@ func (w *WriteSet) Bytes() int { return w.bytes }
 func (w *WriteSet) Memory() int { return w.memory }
 
 // PutOverhead is the memory one Put takes besides its key and value: a
-// Write (64 bytes) and its pointer in the tree, an undo journal entry (16)
-// and the allocations' headers.
-const PutOverhead = 128
+// Write (64 bytes) and its item in the tree (24), an undo journal entry
+// (16) and the allocations' headers.
+const PutOverhead = 144
 
 // Put buffers a change (the slices are retained; callers pass copies).
 func (w *WriteSet) Put(c Write) {
 	c.seq = int32(len(w.journal))
 	p := &c
-	prev, had := w.tree.ReplaceOrInsert(p)
+	old, had := w.tree.ReplaceOrInsert(itemOf(p))
 	size := len(c.Key) + len(c.Value)
+	prev := old.w
 	if !had {
 		prev = p
 	}
@@ -79,12 +113,12 @@ func (w *WriteSet) Put(c Write) {
 // Get returns the buffered change for key, if any.
 func (w *WriteSet) Get(keyspace uint32, key []byte) (Write, bool) {
 	w.probe = Write{Keyspace: keyspace, Key: key}
-	p, ok := w.tree.Get(&w.probe)
+	it, ok := w.tree.Get(itemOf(&w.probe))
 	w.probe.Key = nil
 	if !ok {
 		return Write{}, false
 	}
-	return *p, true
+	return *it.w, true
 }
 
 // Savepoint marks the current state.
@@ -98,16 +132,16 @@ func (w *WriteSet) RollbackTo(sp int) {
 		w.bytes -= int(u.size) + 16
 		w.memory -= int(u.size) + PutOverhead
 		if u.hadPrev {
-			w.tree.ReplaceOrInsert(u.prev)
+			w.tree.ReplaceOrInsert(itemOf(u.prev))
 		} else {
-			w.tree.Delete(u.prev)
+			w.tree.Delete(itemOf(u.prev))
 		}
 	}
 }
 
 // Ascend calls fn for every buffered change in (keyspace, key) order.
 func (w *WriteSet) Ascend(fn func(Write) bool) {
-	w.tree.Ascend(func(p *Write) bool { return fn(*p) })
+	w.tree.Ascend(func(it item) bool { return fn(*it.w) })
 }
 
 // Range calls fn for the buffered changes of keyspace with lo <= key < hi
@@ -124,11 +158,12 @@ func (w *WriteSet) Range(keyspace uint32, lo, hi []byte, reverse bool, fn func(W
 		to = &Write{Keyspace: keyspace, Key: hi}
 	}
 	if !reverse {
-		w.tree.AscendRange(from, to, func(p *Write) bool { return fn(*p) })
+		w.tree.AscendRange(itemOf(from), itemOf(to), func(it item) bool { return fn(*it.w) })
 		return
 	}
 	// DescendRange is (to, from]: walk down from just below `to`.
-	w.tree.DescendLessOrEqual(to, func(c *Write) bool {
+	w.tree.DescendLessOrEqual(itemOf(to), func(it item) bool {
+		c := it.w
 		if !lessWrite(c, to) {
 			return true // skip `to` itself
 		}
@@ -146,8 +181,8 @@ func (w *WriteSet) Range(keyspace uint32, lo, hi []byte, reverse bool, fn func(W
 // the journal entry of the change that replaced it.
 func (w *WriteSet) Changes(fn func(i int, after Write) bool) {
 	ok := true
-	w.tree.Ascend(func(c *Write) bool {
-		ok = fn(int(c.seq), *c)
+	w.tree.Ascend(func(it item) bool {
+		ok = fn(int(it.w.seq), *it.w)
 		return ok
 	})
 	for _, u := range w.journal {
