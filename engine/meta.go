@@ -88,7 +88,7 @@ func (allocator) Free(t *mtr.Mtr, id page.ID) error {
 	// page is not read from the volume when not in the pool (it is then
 	// zeros), and only its header changes, so a drop of a large keyspace
 	// neither reads its leaves back nor logs their bytes.
-	pg, err := t.New(id)
+	pg, err := t.NewHead(id, offFreeNext+8) // the header and the link are logged whole
 	if err != nil {
 		return err
 	}

@@ -60,6 +60,7 @@ func (m *Manager) Exclusive(fn func()) {
 type written struct {
 	f      *bufpool.Frame
 	before *[]byte
+	head   int // bytes [RedoStart, head) are logged whole (NewHead)
 }
 
 // Mtr is an active mini-transaction.
@@ -121,6 +122,19 @@ func (t *Mtr) Write(id page.ID) ([]byte, error) { return t.write(id, true) }
 // content on the volume does not matter (past the allocation high-water
 // mark, or being freed).
 func (t *Mtr) New(id page.ID) ([]byte, error) { return t.write(id, false) }
+
+// NewHead is New for a page whose content on the volume is unknown but
+// irrelevant beyond its first n bytes (a page being freed): those are
+// logged whole, so that redo applied to whatever the volume holds yields
+// them exactly (a diff against the zeroed frame would omit their zero
+// bytes).
+func (t *Mtr) NewHead(id page.ID, n int) ([]byte, error) {
+	pg, err := t.write(id, false)
+	if err == nil {
+		t.written[id].head = max(t.written[id].head, n)
+	}
+	return pg, err
+}
 
 func (t *Mtr) write(id page.ID, read bool) ([]byte, error) {
 	if w, ok := t.written[id]; ok {
@@ -207,6 +221,9 @@ func (t *Mtr) encode() []byte {
 	for i, id := range t.order {
 		w := t.written[id]
 		diffs[i] = Diff(*w.before, w.f.Data())
+		if w.head > page.RedoStart {
+			diffs[i] = withHead(diffs[i], w.head)
+		}
 		if len(diffs[i]) == 0 {
 			continue
 		}
@@ -233,6 +250,20 @@ func (t *Mtr) encode() []byte {
 			out = binary.LittleEndian.AppendUint16(out, uint16(r.Off))
 			out = binary.LittleEndian.AppendUint16(out, uint16(r.Len))
 			out = append(out, data[r.Off:r.Off+r.Len]...)
+		}
+	}
+	return out
+}
+
+// withHead makes ranges cover [RedoStart, head) whole (NewHead).
+func withHead(ranges []Range, head int) []Range {
+	out := []Range{{page.RedoStart, head - page.RedoStart}}
+	for _, r := range ranges {
+		if end := r.Off + r.Len; end > head {
+			if r.Off < head {
+				r = Range{head, end - head}
+			}
+			out = append(out, r)
 		}
 	}
 	return out

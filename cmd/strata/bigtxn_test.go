@@ -123,7 +123,10 @@ func TestTransactionsLargerThanMemory(t *testing.T) {
 		var acked bool
 		select {
 		case err := <-done:
-			acked = err == nil
+			if err != nil {
+				t.Fatalf("round %d: the UPDATE failed before the kill: %v", round, err)
+			}
+			acked = true
 		default:
 		}
 		p.kill()
