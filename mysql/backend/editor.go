@@ -267,6 +267,15 @@ func (e *editor) locate(ctx *sql.Context, tx *engine.Tx, row sql.Row) (key, stor
 		if key, err = t.primaryKey(ctx, row); err != nil {
 			return nil, nil, false, err
 		}
+		if l := &e.s.lastLocked; l.ks == t.primary && bytes.Equal(l.pk, key) {
+			// The row the statement's locking scan just returned: no
+			// second search unless a commit came since (or own writes).
+			stored, found, err = tx.GetLockedScanned(t.primary, key, false, l.clock, l.val)
+			if found {
+				stored = append([]byte(nil), stored...)
+			}
+			return key, stored, found, err
+		}
 		stored, found, err = tx.GetForUpdate(t.primary, key)
 		return key, stored, found, err
 	}

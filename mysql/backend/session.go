@@ -79,6 +79,7 @@ type Session struct {
 	lockingRead bool
 	lockShared  bool       // the locking read is LOCK IN SHARE MODE / FOR SHARE
 	lockPolicy  lockPolicy // SES-12: NOWAIT / SKIP LOCKED of the locking SELECT
+	lastLocked  scannedRow // the row a locking scan returned last (editor.locate)
 
 	snapPerStatement bool   // SES-9: the snapshot is the statement's (READ COMMITTED)
 	snapStatement    string // the statement that took it
@@ -95,6 +96,15 @@ var _ sql.LifecycleAwareSession = (*Session)(nil)
 // NewSession wraps base for backend b.
 func (b *Backend) NewSession(base *sql.BaseSession) *Session {
 	return &Session{BaseSession: base, b: b, rowsRead: &b.rowsRead, rowsWritten: &b.rowsWritten}
+}
+
+// scannedRow is a primary-key row a locking scan returned: its value and
+// the commit clock from before the scan began (engine GetLockedScanned).
+type scannedRow struct {
+	ks    *engine.Keyspace
+	pk    []byte
+	val   []byte
+	clock uint64
 }
 
 type savepoint struct {

@@ -870,6 +870,10 @@ func (ri *rowIter) load(ctx *sql.Context, key, val []byte) (sql.Row, bool, error
 			// The scan read the row: unless a commit came between, it
 			// is still the latest (no second search).
 			v, found, err = ri.tx.GetLockedScanned(t.primary, pk, ri.s.lockShared, ri.clock, val)
+			if err == nil && found && !ri.s.lockShared { // the UPDATE or DELETE locates it next
+				l := &ri.s.lastLocked
+				l.ks, l.pk, l.val, l.clock = t.primary, append(l.pk[:0], pk...), append(l.val[:0], v...), ri.clock
+			}
 		} else if ri.locking && ri.s.lockShared {
 			v, found, err = ri.tx.GetForShare(t.primary, pk)
 		} else if ri.locking {
