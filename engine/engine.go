@@ -667,7 +667,8 @@ func (db *DB) finishDrop(ks *Keyspace) error { return db.finishDropOf(ks, false)
 // finishDropOf is finishDrop; inline says the keyspace holds no overflow
 // value (btree DropInline: its leaves are not read).
 func (db *DB) finishDropOf(ks *Keyspace, inline bool) error {
-	// A freed page's redo is at most one page of diffs (its content cleared).
+	// A freed page logs its header and link (allocator Free); a page's
+	// worth of redo per freed page stays the budget, an upper bound.
 	const perPage, slack = page.Size + 1024, 32 << 10
 	batch := int(min(int64(db.pool.Frames()/8), (db.log.Capacity()/4-slack)/perPage))
 	batch = max(batch, 1)

@@ -222,7 +222,6 @@ func (d deadRanges) live(pos int64) bool {
 // stageEntry is the newest live entry of one key.
 type stageEntry struct {
 	w    txn.Write // Keyspace, Key, Value, Delete
-	pos  int64
 	have bool
 }
 
@@ -295,11 +294,8 @@ type stageIter struct {
 }
 
 // stageRange is the staging key range of keyspace ksid's [lo, hi) (nil:
-// unbounded; ksid 0 and lo, hi nil: everything).
-func stageRange(ksid uint32, lo, hi []byte, all bool) (slo, shi []byte) {
-	if all {
-		return nil, nil
-	}
+// unbounded).
+func stageRange(ksid uint32, lo, hi []byte) (slo, shi []byte) {
 	slo = binary.BigEndian.AppendUint32(nil, ksid)
 	if lo != nil {
 		slo = stagePrefix(ksid, lo, false)
@@ -335,7 +331,7 @@ func (s *stageIter) advance() {
 			return
 		}
 		ok := pos <= s.at && s.dead.live(pos)
-		e := stageEntry{pos: pos, w: txn.Write{Keyspace: ks, Key: key, Delete: del}, have: ok}
+		e := stageEntry{w: txn.Write{Keyspace: ks, Key: key, Delete: del}, have: ok}
 		if ok && !del {
 			e.w.Value = clone(s.it.Value())
 		}
@@ -385,7 +381,7 @@ type stagedHead struct {
 
 func (tx *Tx) stagedRange(ksid uint32, lo, hi []byte, reverse bool, at int64) *stagedMerge {
 	st := tx.stage
-	slo, shi := stageRange(ksid, lo, hi, false)
+	slo, shi := stageRange(ksid, lo, hi)
 	m := &stagedMerge{reverse: reverse}
 	for i, r := range st.runs {
 		if r.bounds[ksid].overlaps(lo, hi) {
@@ -524,12 +520,12 @@ func (tx *Tx) spill(background bool) error {
 	if err != nil {
 		return err
 	}
-	if tx.stage == nil {
-		tx.stage = &stage{}
-	}
 	ks, err := db.createStage()
 	if err != nil {
 		return err
+	}
+	if tx.stage == nil { // only now: a stage always has a run once collected
+		tx.stage = &stage{}
 	}
 	p := &pendingSpill{ws: tx.ws, base: tx.base, run: &run{ks: ks}, done: make(chan struct{})}
 	tx.base = int64(tx.Savepoint())

@@ -110,7 +110,8 @@ func (w *WriteSet) Put(c Write) {
 	w.memory += size + PutOverhead
 }
 
-// Get returns the buffered change for key, if any.
+// Get returns the buffered change for key, if any. It searches with the
+// write set's probe: one Get at a time (the transaction's goroutine).
 func (w *WriteSet) Get(keyspace uint32, key []byte) (Write, bool) {
 	w.probe = Write{Keyspace: keyspace, Key: key}
 	it, ok := w.tree.Get(itemOf(&w.probe))
