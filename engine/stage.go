@@ -5,8 +5,10 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/maphash"
+	"log/slog"
 	"math"
 	"slices"
+	"time"
 
 	"strata/btree"
 	"strata/mtr"
@@ -529,7 +531,7 @@ func (tx *Tx) spill(background bool) error {
 	}
 	p := &pendingSpill{ws: tx.ws, base: tx.base, run: &run{ks: ks}, done: make(chan struct{})}
 	tx.base = int64(tx.Savepoint())
-	tx.ws = txn.NewWriteSet()
+	tx.ws = txn.NewWriteSetSized(p.ws.Len()) // the next spill's size, most likely
 	tx.spilling = p
 	if background {
 		go p.write(db)
@@ -736,6 +738,7 @@ func (tx *Tx) commitStaged(async bool) error {
 	// finishes the apply.
 	tx.stage = nil
 	c := db.versions.BeginLarge(st.spaces())
+	began := time.Now()
 	end, err := db.rollForward(runs, name, st.dead, c)
 	tx.releaseLocks()
 	if err != nil {
@@ -746,6 +749,7 @@ func (tx *Tx) commitStaged(async bool) error {
 	}
 	db.commits.Add(1)
 	db.stagedCommits.Add(1)
+	slog.Info("staged commit applied", "runs", len(runs), "changes", st.writes, "apply", time.Since(began).Round(time.Millisecond))
 	for i, ks := range runs {
 		if err := db.finishDropLocked(ks, st.runs[i].inline); err != nil {
 			return err

@@ -1,19 +1,47 @@
 package txn
 
 import (
+	"bytes"
 	"fmt"
 	"maps"
 	"math/rand"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 )
 
+// wsModel is the write set's reference: the current value of each
+// "keyspace/key", and per journal position the change it made.
+type wsModel struct {
+	cur     map[string]string
+	changes []string // "keyspace/key=value" after change i
+}
+
+func (m *wsModel) rangeOf(ks uint32, lo, hi []byte) []string {
+	var keys []string
+	p := fmt.Sprint(ks) + "/"
+	for mk := range m.cur {
+		if k := mk[len(p):]; strings.HasPrefix(mk, p) && (lo == nil || k >= string(lo)) && (hi == nil || k < string(hi)) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = k + "=" + m.cur[p+k]
+	}
+	return out
+}
+
 // TestWriteSetOrderModel: keys of every length around the 8-byte prefix
-// the tree compares first, made of 0x00, 0x01 and 0xFF bytes (a short key
+// the levels compare first, made of 0x00, 0x01 and 0xFF bytes (a short key
 // and its extension by zeros share a prefix), keep bytes.Compare order in
-// Ascend, Range both ways and Get, through savepoint rollbacks.
+// Ascend and in Range both ways with random bounds, taken while the write
+// set grows (so that several sorted levels and an unsorted tail meet,
+// WS-2), through savepoint rollbacks that remove keys and bring them back
+// (WS-3); Get and Changes agree with the model throughout.
 func TestWriteSetOrderModel(t *testing.T) {
 	rng := rand.New(rand.NewSource(3))
 	alphabet := []byte{0x00, 0x01, 0xFF}
@@ -25,41 +53,95 @@ func TestWriteSetOrderModel(t *testing.T) {
 		return k
 	}
 	w := NewWriteSet()
-	model := map[string]string{}
-	for op := 0; op < 5000; op++ {
-		k := key()
-		sp, saved := w.Savepoint(), maps.Clone(model)
-		v := fmt.Sprint(op)
-		w.Put(Write{Keyspace: uint32(op % 2), Key: k, Value: []byte(v)})
-		model[fmt.Sprint(op%2)+"/"+string(k)] = v
-		if rng.Intn(10) == 0 {
-			w.RollbackTo(sp)
-			model = saved
+	m := &wsModel{cur: map[string]string{}}
+	check := func(op int) {
+		ks := uint32(rng.Intn(2))
+		var lo, hi []byte
+		if rng.Intn(2) == 0 {
+			lo = key()
 		}
-		if g, ok := w.Get(uint32(op%2), k); ok != (model[fmt.Sprint(op%2)+"/"+string(k)] != "") || (ok && string(g.Value) != model[fmt.Sprint(op%2)+"/"+string(k)]) {
-			t.Fatalf("op %d: get %q = %q %v", op, k, g.Value, ok)
+		if rng.Intn(2) == 0 {
+			hi = key()
 		}
-	}
-	for ks := uint32(0); ks < 2; ks++ {
-		var want []string
-		for mk := range model {
-			if strings.HasPrefix(mk, fmt.Sprint(ks)+"/") {
-				want = append(want, mk[2:])
-			}
-		}
-		sort.Strings(want)
+		want := m.rangeOf(ks, lo, hi)
 		for _, rev := range []bool{false, true} {
 			var got []string
-			w.Range(ks, nil, nil, rev, func(c Write) bool {
-				got = append(got, string(c.Key))
+			w.Range(ks, lo, hi, rev, func(c Write) bool {
+				got = append(got, string(c.Key)+"="+string(c.Value))
 				return true
 			})
 			if rev {
 				slices.Reverse(got)
 			}
 			if !slices.Equal(got, want) {
-				t.Fatalf("keyspace %d reverse=%v: %d keys out of order or missing (want %d)", ks, rev, len(got), len(want))
+				t.Fatalf("op %d: keyspace %d [%x, %x) reverse=%v: got %d entries, want %d", op, ks, lo, hi, rev, len(got), len(want))
 			}
 		}
 	}
+	for op := 0; op < 20000; op++ {
+		k := key()
+		ks := uint32(op % 2)
+		mk := fmt.Sprint(ks) + "/" + string(k)
+		sp, saved, savedChanges := w.Savepoint(), maps.Clone(m.cur), len(m.changes)
+		v := fmt.Sprint(op)
+		w.Put(Write{Keyspace: ks, Key: k, Value: []byte(v)})
+		m.cur[mk] = v
+		m.changes = append(m.changes, mk+"="+v)
+		if rng.Intn(6) == 0 {
+			w.RollbackTo(sp)
+			m.cur, m.changes = saved, m.changes[:savedChanges]
+		}
+		if g, ok := w.Get(ks, k); ok != (m.cur[mk] != "") || (ok && string(g.Value) != m.cur[mk]) {
+			t.Fatalf("op %d: get %q = %q %v", op, k, g.Value, ok)
+		}
+		if w.Len() != len(m.cur) {
+			t.Fatalf("op %d: Len %d, model %d", op, w.Len(), len(m.cur))
+		}
+		if rng.Intn(50) == 0 {
+			check(op)
+		}
+	}
+	check(-1)
+	got := make([]string, w.Savepoint())
+	w.Changes(func(i int, c Write) bool {
+		if got[i] != "" {
+			t.Fatalf("change %d reported twice", i)
+		}
+		got[i] = fmt.Sprint(c.Keyspace) + "/" + string(c.Key) + "=" + string(c.Value)
+		return true
+	})
+	if !slices.Equal(got, m.changes) {
+		t.Fatal("Changes differ from the model's journal")
+	}
+}
+
+// WS-4: once written, a write set serves concurrent readers (a spill
+// writing it in the background while the statement reads it); run with
+// -race.
+func TestWriteSetConcurrentReaders(t *testing.T) {
+	w := NewWriteSet()
+	for i := 0; i < 5000; i++ {
+		w.Put(Write{Keyspace: 1, Key: fmt.Appendf(nil, "k%05d", (i*7919)%5000), Value: []byte("v")})
+	}
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var prev []byte
+			n := 0
+			w.Range(1, nil, nil, false, func(c Write) bool {
+				if prev != nil && bytes.Compare(prev, c.Key) >= 0 {
+					t.Errorf("out of order: %s then %s", prev, c.Key)
+				}
+				prev = c.Key
+				n++
+				return true
+			})
+			if _, ok := w.Get(1, []byte("k04999")); !ok || n != 5000 {
+				t.Errorf("reader saw %d keys", n)
+			}
+		}()
+	}
+	wg.Wait()
 }
