@@ -87,9 +87,9 @@ type step struct {
 	child int // index of the child taken (internal nodes)
 }
 
-// descend walks from the root to the leaf covering key (BT-1: no latches).
-func (tr Tree) descend(t *mtr.Mtr, key []byte) ([]step, error) {
-	var path []step
+// descend walks from the root to the leaf covering key (BT-1: no latches),
+// appending the steps to path (a caller's buffer).
+func (tr Tree) descend(t *mtr.Mtr, key []byte, path []step) ([]step, error) {
 	id := tr.Root
 	for {
 		pg, err := t.Read(id)
@@ -122,7 +122,8 @@ func (tr Tree) Put(t *mtr.Mtr, a Allocator, key, val []byte) error {
 	if err := checkSizes(key, val); err != nil {
 		return err
 	}
-	path, err := tr.descend(t, key)
+	var buf [8]step
+	path, err := tr.descend(t, key, buf[:0])
 	if err != nil {
 		return err
 	}
@@ -238,7 +239,8 @@ func splitPoint(cells []cell) int {
 
 // Delete removes key; it reports whether the key existed.
 func (tr Tree) Delete(t *mtr.Mtr, a Allocator, key []byte) (bool, error) {
-	path, err := tr.descend(t, key)
+	var buf [8]step
+	path, err := tr.descend(t, key, buf[:0])
 	if err != nil {
 		return false, err
 	}
@@ -794,7 +796,8 @@ func (it *Iterator) fillOnce() error {
 // latching the leaf through t (a commit reads the before-images it
 // records for snapshots this way, package mvcc's MV-3).
 func (tr Tree) GetIn(t *mtr.Mtr, pool *bufpool.Pool, key []byte) ([]byte, bool, error) {
-	path, err := tr.descend(t, key)
+	var buf [8]step
+	path, err := tr.descend(t, key, buf[:0])
 	if err != nil {
 		return nil, false, err
 	}

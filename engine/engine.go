@@ -183,7 +183,11 @@ type DB struct {
 	ckptMu  sync.Mutex
 	stop    chan struct{}
 	wg      sync.WaitGroup
-	closed  atomic.Bool
+	// dropping counts background frees of committed runs (EN-9); bgMu
+	// orders their start with Close.
+	dropping sync.WaitGroup
+	bgMu     sync.Mutex
+	closed   atomic.Bool
 
 	commits, rollbacks, recoveredRecords atomic.Int64
 	logSpaceWaits, cleanerErrs           atomic.Int64
@@ -813,10 +817,14 @@ func (db *DB) Checkpoint() error { return db.checkpoint(true) }
 
 // Close checkpoints and closes the volumes.
 func (db *DB) Close() error {
+	db.bgMu.Lock() // no background work starts after this (dropRuns)
 	if !db.closed.CompareAndSwap(false, true) {
+		db.bgMu.Unlock()
 		return nil
 	}
+	db.bgMu.Unlock()
 	close(db.stop)
+	db.dropping.Wait()
 	db.wg.Wait()
 	err := db.checkpoint(true)
 	db.pool.Close()
@@ -889,10 +897,14 @@ func unlockDirs(ls []*volume.DirLock) {
 // Abandon stops background work without flushing or checkpointing, as a
 // crash would (for tests that then crash the volumes).
 func (db *DB) Abandon() {
+	db.bgMu.Lock()
 	if !db.closed.CompareAndSwap(false, true) {
+		db.bgMu.Unlock()
 		return
 	}
+	db.bgMu.Unlock()
 	close(db.stop)
+	db.dropping.Wait()
 	db.wg.Wait()
 	db.pool.Close()
 	if db.bpe != nil {

@@ -513,12 +513,14 @@ func (tx *Tx) spill(background bool) error {
 	// Refuse a key too long to stage while the write set is still intact
 	// (the statement fails and is undone; the transaction goes on).
 	var err error
-	tx.ws.Ascend(func(w txn.Write) bool {
-		if n := len(w.Key); 2*n+15 > btree.MaxKey && len(stagePrefix(w.Keyspace, w.Key, true))+9 > btree.MaxKey {
-			err = fmt.Errorf("%w: a key of %d bytes is too long to stage", ErrTxnTooLarge, n)
-		}
-		return err == nil
-	})
+	if n := tx.ws.MaxKey(); 2*n+15 > btree.MaxKey { // else no key can be too long: no sort here
+		tx.ws.Ascend(func(w txn.Write) bool {
+			if n := len(w.Key); 2*n+15 > btree.MaxKey && len(stagePrefix(w.Keyspace, w.Key, true))+9 > btree.MaxKey {
+				err = fmt.Errorf("%w: a key of %d bytes is too long to stage", ErrTxnTooLarge, n)
+			}
+			return err == nil
+		})
+	}
 	if err != nil {
 		return err
 	}
@@ -750,11 +752,7 @@ func (tx *Tx) commitStaged(async bool) error {
 	db.commits.Add(1)
 	db.stagedCommits.Add(1)
 	slog.Info("staged commit applied", "runs", len(runs), "changes", st.writes, "apply", time.Since(began).Round(time.Millisecond))
-	for i, ks := range runs {
-		if err := db.finishDropLocked(ks, st.runs[i].inline); err != nil {
-			return err
-		}
-	}
+	db.dropRuns(st.runs)
 	if async {
 		return nil
 	}
@@ -891,6 +889,39 @@ func mergeRuns(db *DB, runs []*Keyspace, dead deadRanges, out chan<- mergedBatch
 	if len(ws) > 0 {
 		send(mergedBatch{writes: ws})
 	}
+}
+
+// testDropRun, when set by a test, runs before each run's free.
+var testDropRun func()
+
+// dropRuns frees a committed transaction's runs in the background: their
+// pending drops are durable with the roll-forward's last mini-transaction,
+// and a run not yet freed at Close or a crash is freed by the next Open
+// (EN-9).
+func (db *DB) dropRuns(runs []*run) {
+	db.bgMu.Lock()
+	defer db.bgMu.Unlock()
+	if db.closed.Load() {
+		return
+	}
+	db.dropping.Add(1)
+	go func() {
+		defer db.dropping.Done()
+		for _, r := range runs {
+			if testDropRun != nil {
+				testDropRun()
+			}
+			select {
+			case <-db.stop:
+				return
+			default:
+			}
+			if err := db.finishDropLocked(r.ks, r.inline); err != nil {
+				slog.Error("freeing a committed transaction's staged changes failed (the next start frees them)", "err", err)
+				return
+			}
+		}
+	}()
 }
 
 // finishDropLocked is finishDropOf under the keyspace latch.

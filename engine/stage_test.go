@@ -207,7 +207,9 @@ func TestStagedTransactionModel(t *testing.T) {
 	if db.stagedCommits.Load() != 4 || db.spills.Load() < 20 {
 		t.Fatalf("staged commits %d, spills %d", db.stagedCommits.Load(), db.spills.Load())
 	}
-	// Nothing of the staging keyspaces is left in the directory.
+	// Nothing of the staging keyspaces is left in the directory once the
+	// background frees are done.
+	db.dropping.Wait()
 	it := db.dir.Scan(db.pool, nil, nil, false)
 	for it.Next() {
 		if it.Key()[0] == 0 {
@@ -355,6 +357,62 @@ func TestStagedCommitCrash(t *testing.T) {
 	}
 	must(t, db.Close())
 	t.Logf("cycles: %v", results)
+}
+
+// TestStagedRunsFreedAfterClose: a staged commit frees its runs in the
+// background (EN-9); a Close that stops it leaves pending drops that the
+// next Open finishes, so no page is lost or freed twice.
+func TestStagedRunsFreedAfterClose(t *testing.T) {
+	opts := Options{Dir: t.TempDir(), BufferPoolBytes: 96 * page.Size, LogCapacity: 1 << 20, SpillBytes: 6 << 10}
+	db, err := Open(opts)
+	must(t, err)
+	ks, err := db.CreateKeyspace("t")
+	must(t, err)
+	release := make(chan struct{})
+	testDropRun = func() { <-release } // hold the frees until Close has begun
+	defer func() { testDropRun = nil }()
+	tx := db.Begin()
+	for i := 0; i < 2000; i++ {
+		must(t, tx.Put(ks, binary.BigEndian.AppendUint32(nil, uint32(i)), bytes.Repeat([]byte{'v'}, 100)))
+	}
+	must(t, tx.Commit())
+	if db.stagedCommits.Load() != 1 || db.spills.Load() < 2 {
+		t.Fatalf("staged commits %d, spills %d", db.stagedCommits.Load(), db.spills.Load())
+	}
+	pending := func(db *DB) int {
+		n := 0
+		it := db.dir.Scan(db.pool, nil, nil, false)
+		for it.Next() {
+			if bytes.HasPrefix(it.Key(), []byte("\x00drop\x00")) {
+				n++
+			}
+		}
+		must(t, it.Err())
+		it.Close()
+		return n
+	}
+	if n := pending(db); n < 2 {
+		t.Fatalf("%d pending drops while the frees are held", n)
+	}
+	go func() { time.Sleep(20 * time.Millisecond); close(release) }()
+	must(t, db.Close()) // stops the frees after at most the run in hand
+	testDropRun = nil
+	db, err = Open(opts)
+	must(t, err)
+	defer db.Close()
+	if n := pending(db); n != 0 {
+		t.Fatalf("%d pending drops after reopening", n)
+	}
+	if _, err := db.CheckIntegrity(); err != nil {
+		t.Fatal(err)
+	}
+	ks, err = db.Keyspace("t")
+	must(t, err)
+	check := db.Begin()
+	defer check.Rollback()
+	if got := txScan(t, check, ks, "", "", false); len(got) != 2000 {
+		t.Fatalf("%d rows after reopening", len(got))
+	}
 }
 
 // TestStagedApplyCrash cuts the power after the commit record is durable,

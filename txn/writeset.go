@@ -115,6 +115,7 @@ type WriteSet struct {
 	slab    []slot // slots are allocated from here, a chunk at a time
 	journal []undo
 	live    int
+	maxKey  int // the longest key put (rollbacks leave it)
 	bytes   int // keys and values, with 16 bytes of framing per change
 	memory  int // what the write set holds in memory
 
@@ -135,6 +136,9 @@ func NewWriteSetSized(n int) *WriteSet {
 
 // Len is the number of distinct keys written.
 func (w *WriteSet) Len() int { return w.live }
+
+// MaxKey is at least the length of the longest key in the write set.
+func (w *WriteSet) MaxKey() int { return w.maxKey }
 
 // Bytes estimates the size of the buffered keys and values (what a
 // redo record of them takes).
@@ -163,6 +167,7 @@ func keyString(key []byte) string { return unsafe.String(unsafe.SliceData(key), 
 func (w *WriteSet) Put(c Write) {
 	c.seq = int32(len(w.journal))
 	size := len(c.Key) + len(c.Value)
+	w.maxKey = max(w.maxKey, len(c.Key))
 	w.bytes += size + 16
 	if w.index == nil {
 		w.index = map[mapKey]*slot{}
