@@ -198,10 +198,11 @@ func run(args []string) error {
 		}
 		mux := http.NewServeMux()
 		mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-		// CPU and heap profiles for benchmarks: go tool pprof http://ADDR/debug/pprof/profile
+		// CPU and heap profiles and execution traces for benchmarks: go tool pprof http://ADDR/debug/pprof/profile
 		mux.HandleFunc("/debug/pprof/", pprof.Index)
 		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 		srv = &http.Server{Handler: mux}
 		go func() {
 			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
