@@ -370,9 +370,10 @@ func (tr Tree) Drop(d Dropper, a Allocator, batchPages int) (*mtr.Mtr, error) {
 
 // DropInline is Drop for a tree the caller knows holds no overflow value
 // (every cell fits, Inline): a parent of leaves frees them without reading
-// them, in the same mini-transaction as itself, so that after a crash a
-// parent still there has all its leaves (a later Drop reads them as
-// usual). A drop of a tree of N leaves then reads about N/300 pages.
+// or writing them, in the same mini-transaction as itself (marked freed),
+// so that after a crash a parent still there has all its leaves (a later
+// Drop reads them as usual). A drop of a tree of N leaves then reads and
+// writes about N/300 pages.
 func (tr Tree) DropInline(d Dropper, a Allocator, batchPages int) (*mtr.Mtr, error) {
 	return tr.drop(d, a, batchPages, true)
 }
@@ -390,14 +391,27 @@ func (tr Tree) drop(d Dropper, a Allocator, batchPages int, inline bool) (*mtr.M
 		typ := page.TypeOf(pg)
 		return (typ == page.TypeBTree || typ == page.TypeOverflow) && page.KeyspaceOf(pg) == tr.Keyspace
 	}
-	free := func(id page.ID) error {
-		if err := a.Free(t, id); err != nil {
-			return err
-		}
-		if t.Pages() >= batchPages {
+	// next ends the batch once it holds batchPages pages, read or written
+	// (a resumed drop reads pages it then skips).
+	next := func() (err error) {
+		if t.Pinned() >= batchPages {
 			t, err = d.Next()
 		}
 		return err
+	}
+	free := func(id page.ID) error {
+		// Mark the page no longer of this keyspace before freeing it (the
+		// allocator may leave a freed page as it is): a drop resumed after
+		// a crash must not walk into it and free it twice.
+		pg, err := t.Write(id)
+		if err != nil {
+			return err
+		}
+		page.SetType(pg, page.TypeFree)
+		if err := a.Free(t, id); err != nil {
+			return err
+		}
+		return next()
 	}
 	var walk func(id page.ID) error
 	walk = func(id page.ID) error {
@@ -406,7 +420,7 @@ func (tr Tree) drop(d Dropper, a Allocator, batchPages int, inline bool) (*mtr.M
 			return err
 		}
 		if !mine(pg) {
-			return nil // freed by an interrupted earlier drop
+			return next() // freed by an interrupted earlier drop
 		}
 		n := node(pg)
 		// Copy what we need: committing a batch unpins this page.
@@ -424,7 +438,7 @@ func (tr Tree) drop(d Dropper, a Allocator, batchPages int, inline bool) (*mtr.M
 		}
 		if inline && n.level() == 1 && len(children)+2 <= batchPages {
 			// The leaves and their parent in one mini-transaction.
-			if t.Pages()+len(children)+2 > batchPages {
+			if t.Pinned()+len(children)+2 > batchPages {
 				if t, err = d.Next(); err != nil {
 					return err
 				}

@@ -2,6 +2,7 @@ package btree
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 
 	"strata/bufpool"
@@ -11,7 +12,11 @@ import (
 // Check walks the whole tree and verifies its invariants: node layout, key
 // order, fences matching the parent's separators, all leaves at level 0.
 // It returns the number of entries. Not safe against concurrent writers.
-func (tr Tree) Check(pool *bufpool.Pool) (int, error) {
+func (tr Tree) Check(pool *bufpool.Pool) (int, error) { return tr.CheckPages(pool, nil) }
+
+// CheckPages is Check that also calls visit (if not nil) with every page
+// of the tree: nodes and overflow pages.
+func (tr Tree) CheckPages(pool *bufpool.Pool, visit func(page.ID)) (int, error) {
 	count := 0
 	var walk func(id page.ID, level int, lo, hi fence) error
 	walk = func(id page.ID, level int, lo, hi fence) error {
@@ -25,6 +30,9 @@ func (tr Tree) Check(pool *bufpool.Pool) (int, error) {
 		f.Latch.RUnlock()
 		if err := n.check(); err != nil {
 			return err
+		}
+		if visit != nil {
+			visit(id)
 		}
 		if page.KeyspaceOf(n) != tr.Keyspace {
 			return fmt.Errorf("page %d: keyspace %d, want %d", id, page.KeyspaceOf(n), tr.Keyspace)
@@ -42,6 +50,11 @@ func (tr Tree) Check(pool *bufpool.Pool) (int, error) {
 				if n.isOvf(i) {
 					if err := checkChain(pool, tr.Keyspace, n.val(i)); err != nil {
 						return fmt.Errorf("page %d slot %d: %w", id, i, err)
+					}
+					if visit != nil {
+						if err := chainPages(pool, n.val(i), visit); err != nil {
+							return err
+						}
 					}
 				}
 			}
@@ -62,4 +75,22 @@ func (tr Tree) Check(pool *bufpool.Pool) (int, error) {
 		return nil
 	}
 	return count, walk(tr.Root, -1, fence{inf: true}, fence{inf: true})
+}
+
+// chainPages calls visit with every page of an overflow chain.
+func chainPages(pool *bufpool.Pool, ref []byte, visit func(page.ID)) error {
+	_, _, id := parseRef(ref)
+	for id != page.InvalidID {
+		visit(id)
+		f, err := pool.Fix(id)
+		if err != nil {
+			return err
+		}
+		f.Latch.RLock()
+		next := page.ID(binary.LittleEndian.Uint64(f.Data()[ovfNext:]))
+		f.Latch.RUnlock()
+		pool.Unfix(f)
+		id = next
+	}
+	return nil
 }

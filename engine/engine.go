@@ -928,15 +928,86 @@ func (db *DB) CheckIntegrity() (map[string]int, error) {
 	db.ksMu.RLock()
 	defer db.ksMu.RUnlock()
 	out := map[string]int{}
-	if _, err := db.dir.Check(db.pool); err != nil {
+	used := map[page.ID]string{pagestore.MetaPage: "the meta page"}
+	visit := func(owner string) func(page.ID) {
+		return func(id page.ID) { used[id] = owner }
+	}
+	if _, err := db.dir.CheckPages(db.pool, visit("the directory")); err != nil {
 		return nil, fmt.Errorf("directory: %w", err)
 	}
 	for name, ks := range db.byName {
-		n, err := ks.tree.Check(db.pool)
+		n, err := ks.tree.CheckPages(db.pool, visit("keyspace "+name))
 		if err != nil {
 			return nil, fmt.Errorf("keyspace %s: %w", name, err)
 		}
 		out[name] = n
 	}
-	return out, nil
+	return out, db.checkFreePages(used)
+}
+
+// checkFreePages verifies the free trunks and chain (ALLOC-1, ALLOC-2):
+// every page listed once, below the high-water mark, and in no tree.
+func (db *DB) checkFreePages(used map[page.ID]string) error {
+	f, err := db.pool.Fix(pagestore.MetaPage)
+	if err != nil {
+		return err
+	}
+	f.Latch.RLock()
+	m := append([]byte(nil), f.Data()...)
+	f.Latch.RUnlock()
+	db.pool.Unfix(f)
+	high := metaHigh(m)
+	free := map[page.ID]bool{}
+	add := func(id page.ID, what string) error {
+		switch {
+		case id < pagestore.FirstDataPage || id >= high:
+			return fmt.Errorf("free pages: %s %d is outside [%d, %d)", what, id, pagestore.FirstDataPage, high)
+		case free[id]:
+			return fmt.Errorf("free pages: %s %d is listed twice", what, id)
+		case used[id] != "":
+			return fmt.Errorf("free pages: %s %d is a page of %s", what, id, used[id])
+		}
+		free[id] = true
+		return nil
+	}
+	read := func(id page.ID) ([]byte, error) {
+		f, err := db.pool.Fix(id)
+		if err != nil {
+			return nil, err
+		}
+		defer db.pool.Unfix(f)
+		f.Latch.RLock()
+		defer f.Latch.RUnlock()
+		return append([]byte(nil), f.Data()...), nil
+	}
+	for id := metaTrunk(m); id != page.InvalidID; {
+		if err := add(id, "trunk"); err != nil {
+			return err
+		}
+		tp, err := read(id)
+		if err != nil {
+			return err
+		}
+		if err := checkTrunk(tp, id); err != nil {
+			return err
+		}
+		n := int(binary.LittleEndian.Uint32(tp[offTrunkCount:]))
+		for i := 0; i < n; i++ {
+			if err := add(page.ID(binary.LittleEndian.Uint64(tp[offTrunkIDs+8*i:])), "free page"); err != nil {
+				return err
+			}
+		}
+		id = page.ID(binary.LittleEndian.Uint64(tp[offTrunkNext:]))
+	}
+	for id := metaFree(m); id != page.InvalidID; {
+		if err := add(id, "chained free page"); err != nil {
+			return err
+		}
+		pg, err := read(id)
+		if err != nil {
+			return err
+		}
+		id = page.ID(binary.LittleEndian.Uint64(pg[offFreeNext:]))
+	}
+	return nil
 }

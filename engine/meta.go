@@ -13,10 +13,24 @@ import (
 //
 //	32 magic u32  36 version u32  40 high-water page u64  48 free-list head u64
 //	56 next keyspace id u32       64 directory root page u64
+//	72 free trunk page u64
 //
-// A free page has type page.TypeFree and the next free page at offset 32.
 // The meta page is an ordinary logged page: allocation is redone like any
-// other change.
+// other change. Free pages are kept so (ALLOC-n):
+//
+//	ALLOC-1 A freed page's id goes into the current free trunk, a page of
+//	        TypeFree listing up to trunkCap ids (32 next trunk u64, 40 count
+//	        u32, 48 ids u64...); the freed page itself is neither read nor
+//	        written (its stale content is never read: keyspace ids are not
+//	        reused, so a stale pointer into it still fails BT-2's check once
+//	        the page is reused). When the trunk is full or there is none, the
+//	        freed page becomes the new trunk.
+//	ALLOC-2 Alloc takes the last id of the current trunk, else the trunk
+//	        page itself (its next trunk becoming current), else the head of
+//	        the free chain older data volumes hold (a page of TypeFree whose
+//	        next link is at offset 32: read to follow it), else the page at
+//	        the high-water mark. Every allocated page is taken with mtr Init
+//	        (MTR-4): never read, logged as zeros plus its new bytes.
 const (
 	metaMagic   = 0x5354524d // "STRM"
 	metaVersion = 1
@@ -26,11 +40,18 @@ const (
 	offFree     = 48
 	offNextKS   = 56
 	offDirRoot  = 64
+	offTrunk    = 72
 	offFreeNext = 32
+
+	offTrunkNext  = 32
+	offTrunkCount = 40
+	offTrunkIDs   = 48
+	trunkCap      = (page.Size - offTrunkIDs) / 8
 )
 
 func metaHigh(m []byte) page.ID    { return page.ID(binary.LittleEndian.Uint64(m[offHigh:])) }
 func metaFree(m []byte) page.ID    { return page.ID(binary.LittleEndian.Uint64(m[offFree:])) }
+func metaTrunk(m []byte) page.ID   { return page.ID(binary.LittleEndian.Uint64(m[offTrunk:])) }
 func metaDirRoot(m []byte) page.ID { return page.ID(binary.LittleEndian.Uint64(m[offDirRoot:])) }
 func metaNextKS(m []byte) uint32   { return binary.LittleEndian.Uint32(m[offNextKS:]) }
 
@@ -44,8 +65,8 @@ func checkMeta(m []byte) error {
 	return nil
 }
 
-// allocator implements btree.Allocator on the meta page's high-water mark
-// and free list.
+// allocator implements btree.Allocator on the meta page's high-water mark,
+// free trunks and free chain (ALLOC-1, ALLOC-2).
 type allocator struct{}
 
 func (allocator) Alloc(t *mtr.Mtr) (page.ID, []byte, error) {
@@ -53,8 +74,27 @@ func (allocator) Alloc(t *mtr.Mtr) (page.ID, []byte, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	if head := metaFree(m); head != page.InvalidID {
-		pg, err := t.Write(head)
+	var id page.ID
+	switch trunk, head := metaTrunk(m), metaFree(m); {
+	case trunk != page.InvalidID:
+		tp, err := t.Write(trunk)
+		if err != nil {
+			return 0, nil, err
+		}
+		if err := checkTrunk(tp, trunk); err != nil {
+			return 0, nil, err
+		}
+		if n := binary.LittleEndian.Uint32(tp[offTrunkCount:]); n > 0 {
+			at := offTrunkIDs + 8*int(n-1)
+			id = page.ID(binary.LittleEndian.Uint64(tp[at:]))
+			binary.LittleEndian.PutUint32(tp[offTrunkCount:], n-1)
+			clear(tp[at : at+8])
+		} else { // the empty trunk itself
+			id = trunk
+			binary.LittleEndian.PutUint64(m[offTrunk:], binary.LittleEndian.Uint64(tp[offTrunkNext:]))
+		}
+	case head != page.InvalidID: // the free chain of older volumes
+		pg, err := t.Read(head)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -62,18 +102,27 @@ func (allocator) Alloc(t *mtr.Mtr) (page.ID, []byte, error) {
 			return 0, nil, fmt.Errorf("engine: free list head %d has page type %d: %w", head, page.TypeOf(pg), &page.CorruptError{ID: head, Reason: "not a free page"})
 		}
 		binary.LittleEndian.PutUint64(m[offFree:], binary.LittleEndian.Uint64(pg[offFreeNext:]))
-		clear(pg[page.RedoStart:])
-		page.SetID(pg, head)
-		return head, pg, nil
+		id = head
+	default:
+		id = metaHigh(m)
+		binary.LittleEndian.PutUint64(m[offHigh:], uint64(id+1))
 	}
-	id := metaHigh(m)
-	binary.LittleEndian.PutUint64(m[offHigh:], uint64(id+1))
-	pg, err := t.New(id)
+	if id < pagestore.FirstDataPage {
+		return 0, nil, fmt.Errorf("engine: free page list holds page %d: %w", id, &page.CorruptError{ID: id, Reason: "reserved page listed free"})
+	}
+	pg, err := t.Init(id) // ALLOC-2, MTR-4
 	if err != nil {
 		return 0, nil, err
 	}
 	page.SetID(pg, id)
 	return id, pg, nil
+}
+
+func checkTrunk(tp []byte, id page.ID) error {
+	if page.TypeOf(tp) != page.TypeFree || binary.LittleEndian.Uint32(tp[offTrunkCount:]) > trunkCap {
+		return fmt.Errorf("engine: free trunk %d is corrupt: %w", id, &page.CorruptError{ID: id, Reason: "not a free trunk"})
+	}
+	return nil
 }
 
 func (allocator) Free(t *mtr.Mtr, id page.ID) error {
@@ -84,18 +133,28 @@ func (allocator) Free(t *mtr.Mtr, id page.ID) error {
 	if err != nil {
 		return err
 	}
-	// A free page's body does not matter (Alloc clears it on reuse): the
-	// page is not read from the volume when not in the pool (it is then
-	// zeros), and only its header changes, so a drop of a large keyspace
-	// neither reads its leaves back nor logs their bytes.
-	pg, err := t.NewHead(id, offFreeNext+8) // the header and the link are logged whole
+	if trunk := metaTrunk(m); trunk != page.InvalidID { // ALLOC-1
+		tp, err := t.Write(trunk)
+		if err != nil {
+			return err
+		}
+		if err := checkTrunk(tp, trunk); err != nil {
+			return err
+		}
+		if n := binary.LittleEndian.Uint32(tp[offTrunkCount:]); n < trunkCap {
+			binary.LittleEndian.PutUint64(tp[offTrunkIDs+8*int(n):], uint64(id))
+			binary.LittleEndian.PutUint32(tp[offTrunkCount:], n+1)
+			return nil
+		}
+	}
+	pg, err := t.Init(id) // the new trunk
 	if err != nil {
 		return err
 	}
 	page.SetID(pg, id)
 	page.SetType(pg, page.TypeFree)
-	binary.LittleEndian.PutUint64(pg[offFreeNext:], uint64(metaFree(m)))
-	binary.LittleEndian.PutUint64(m[offFree:], uint64(id))
+	binary.LittleEndian.PutUint64(pg[offTrunkNext:], uint64(metaTrunk(m)))
+	binary.LittleEndian.PutUint64(m[offTrunk:], uint64(id))
 	return nil
 }
 

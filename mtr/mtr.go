@@ -15,9 +15,13 @@
 //	MTR-3 A redo record is applied to a page only if the page LSN is below
 //	      the record's LSN (idempotent redo); bytes [0, page.RedoStart) are
 //	      never in a diff.
+//	MTR-4 A page taken with Init is logged as zeros first, then its bytes
+//	      that differ from zero: redo yields it exactly whatever the volume
+//	      held, without the page being read or its old bytes logged.
 //
 // Redo payload (little endian): u32 page count, then per page: u64 page id,
-// u16 range count, and per range u16 offset, u16 length, bytes.
+// u16 range count, and per range u16 offset, u16 length, bytes; an offset
+// with bit 15 set is a zero fill of that length, without bytes (MTR-4).
 package mtr
 
 import (
@@ -60,8 +64,14 @@ func (m *Manager) Exclusive(fn func()) {
 type written struct {
 	f      *bufpool.Frame
 	before *[]byte
-	head   int // bytes [RedoStart, head) are logged whole (NewHead)
+	head   int  // bytes [RedoStart, head) are logged whole (NewHead)
+	init   bool // logged as a zero fill, then diffed against zeros (MTR-4)
 }
+
+// zeroFill marks a range offset as a zero fill (MTR-4).
+const zeroFill = 0x8000
+
+var zeroPage [page.Size]byte
 
 // Mtr is an active mini-transaction.
 type Mtr struct {
@@ -136,6 +146,19 @@ func (t *Mtr) NewHead(id page.ID, n int) ([]byte, error) {
 	return pg, err
 }
 
+// Init returns page id latched for modification, zeroed from
+// page.RedoStart on, without reading it from the volume; its redo starts
+// with a zero fill (MTR-4), so any page (one reused from the free list)
+// may be taken so, and only its new bytes are logged.
+func (t *Mtr) Init(id page.ID) ([]byte, error) {
+	pg, err := t.write(id, false)
+	if err == nil {
+		t.written[id].init = true
+		clear(pg[page.RedoStart:])
+	}
+	return pg, err
+}
+
 func (t *Mtr) write(id page.ID, read bool) ([]byte, error) {
 	if w, ok := t.written[id]; ok {
 		return w.f.Data(), nil
@@ -155,6 +178,9 @@ func (t *Mtr) write(id page.ID, read bool) ([]byte, error) {
 
 // Pages is the number of pages written so far.
 func (t *Mtr) Pages() int { return len(t.order) }
+
+// Pinned is the number of pages the mtr holds pinned (read or written).
+func (t *Mtr) Pinned() int { return len(t.pinned) }
 
 // Commit logs the changes and releases everything. It returns the LSN of the
 // redo record and the LSN past it (the durability point), both 0 if nothing
@@ -220,8 +246,12 @@ func (t *Mtr) encode() []byte {
 	size, n := 4, 0
 	for i, id := range t.order {
 		w := t.written[id]
-		diffs[i] = Diff(*w.before, w.f.Data())
-		if w.head > page.RedoStart {
+		if w.init { // MTR-4
+			diffs[i] = append([]Range{{page.RedoStart | zeroFill, page.Size - page.RedoStart}}, Diff(zeroPage[:], w.f.Data())...)
+		} else {
+			diffs[i] = Diff(*w.before, w.f.Data())
+		}
+		if !w.init && w.head > page.RedoStart {
 			diffs[i] = withHead(diffs[i], w.head)
 		}
 		if len(diffs[i]) == 0 {
@@ -230,7 +260,10 @@ func (t *Mtr) encode() []byte {
 		n++
 		size += 10
 		for _, r := range diffs[i] {
-			size += 4 + r.Len
+			size += 4
+			if r.Off&zeroFill == 0 {
+				size += r.Len
+			}
 		}
 	}
 	if n == 0 {
@@ -249,7 +282,9 @@ func (t *Mtr) encode() []byte {
 		for _, r := range ranges {
 			out = binary.LittleEndian.AppendUint16(out, uint16(r.Off))
 			out = binary.LittleEndian.AppendUint16(out, uint16(r.Len))
-			out = append(out, data[r.Off:r.Off+r.Len]...)
+			if r.Off&zeroFill == 0 {
+				out = append(out, data[r.Off:r.Off+r.Len]...)
+			}
 		}
 	}
 	return out
@@ -339,6 +374,17 @@ func Redo(pool *bufpool.Pool, lsn page.LSN, payload []byte) (applied int, err er
 			}
 			off, ln := int(binary.LittleEndian.Uint16(p)), int(binary.LittleEndian.Uint16(p[2:]))
 			p = p[4:]
+			if off&zeroFill != 0 { // MTR-4
+				if off &^= zeroFill; off < page.RedoStart || off+ln > page.Size {
+					f.Latch.Unlock()
+					pool.Unfix(f)
+					return applied, ErrBadRecord
+				}
+				if apply {
+					clear(data[off : off+ln])
+				}
+				continue
+			}
 			if off < page.RedoStart || off+ln > page.Size || len(p) < ln {
 				f.Latch.Unlock()
 				pool.Unfix(f)
