@@ -56,7 +56,8 @@
 //	     key, merged over the runs by a goroutine ahead of the applier, is
 //	     applied to the trees in key order in batches of mini-transactions,
 //	     the last of which turns the apply entry into pending drops of the
-//	     runs. Re-applying final values is idempotent, so recovery (EN-4)
+//	     runs, whose pages a goroutine then frees (a Close or crash first:
+//	     the next Open frees them). Re-applying final values is idempotent, so recovery (EN-4)
 //	     finishes every apply entry from the start before anything else
 //	     runs and drops every stage entry (a transaction that never
 //	     committed). Pages of user keyspaces still hold only committed data
@@ -719,20 +720,32 @@ func (db *DB) RenameKeyspace(from, to string) error {
 
 // ensureLogSpace makes room for a record of about need bytes (WAL-3),
 // checkpointing if the log is more than 7/8 full. Call outside any mtr.
+// logSpaceWait bounds how long ensureLogSpace waits for checkpoints that
+// make no progress before it fails with wal.ErrLogFull.
+const logSpaceWait = 30 * time.Second
+
 func (db *DB) ensureLogSpace(need int64) error {
 	capacity := db.log.Capacity()
 	if need > capacity/4 {
 		return ErrTxnTooLarge
 	}
+	var deadline time.Time
 	for i := 0; db.log.Used()+need > capacity*7/8; i++ {
 		if i == 0 {
 			db.logSpaceWaits.Add(1) // a foreground stall the page cleaner exists to avoid (IO-2)
+			deadline = time.Now().Add(logSpaceWait)
 		}
-		if i > 100 {
-			return wal.ErrLogFull
-		}
+		used := db.log.Used()
 		if err := db.checkpoint(false); err != nil {
 			return err
+		}
+		if db.log.Used() >= used {
+			// The oldest pages are being written by another flush (the
+			// cleaner's, a bulk flush's): wait for it, not retry at once.
+			if time.Now().After(deadline) {
+				return wal.ErrLogFull
+			}
+			time.Sleep(time.Millisecond)
 		}
 	}
 	return nil

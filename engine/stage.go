@@ -543,6 +543,44 @@ func (tx *Tx) spill(background bool) error {
 	return tx.waitSpill()
 }
 
+// bulkFlush writes the oldest dirty pages, unpaced, while a spill or a
+// roll-forward dirties pages faster than the page cleaner's governed pace
+// (EN-9): evictions then find clean frames instead of writing
+// synchronously in the statement's path. The writes are the large
+// transaction's own, done ahead. It returns the function that stops it.
+func (db *DB) bulkFlush() (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	pct := db.opts.MaxDirtyPct
+	if pct == 0 {
+		pct = 50 // the pool's default
+	}
+	limit := int64(db.pool.Stats().Frames) * int64(pct) / 100
+	go func() {
+		defer close(finished)
+		for {
+			select {
+			case <-done:
+				return
+			case <-db.stop:
+				return
+			default:
+			}
+			if db.pool.Stats().Dirty > limit && db.pool.FlushErr() == nil {
+				if db.pool.FlushOldest(128) == nil {
+					continue
+				}
+			}
+			select {
+			case <-done:
+				return
+			case <-time.After(2 * time.Millisecond):
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
+
 // testSpillWrite, when set by a test, runs as a spill begins writing (to
 // hold it in the background while the transaction goes on).
 var testSpillWrite func()
@@ -551,6 +589,7 @@ var testSpillWrite func()
 // order, and fills in the run's bounds and filter.
 func (p *pendingSpill) write(db *DB) {
 	defer close(p.done)
+	defer db.bulkFlush()()
 	if testSpillWrite != nil {
 		testSpillWrite()
 	}
@@ -774,6 +813,7 @@ func (db *DB) rollForward(runs []*Keyspace, name []byte, dead deadRanges, c *mvc
 	if testApplyBatch != nil {
 		b.afterCommit = func(end page.LSN) { testApplyBatch(db, end) }
 	}
+	defer db.bulkFlush()()
 	// The merge (reading the runs) runs in its own goroutine, ahead of
 	// the applying one.
 	batches, stop := make(chan mergedBatch, 4), make(chan struct{})

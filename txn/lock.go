@@ -1,6 +1,7 @@
 // Package txn owns what a transaction holds before commit: row locks (a
 // lock manager with deadlock detection and a wait timeout) and the private
-// write set of buffered changes with savepoints.
+// write set of buffered changes with savepoints (its rules, WS-n, are in
+// writeset.go).
 //
 // Rules (cited as TX-n):
 //

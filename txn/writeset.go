@@ -40,12 +40,34 @@ type Write struct {
 // WS-4 Without Puts, any number of goroutines may read a write set at
 // once: Get only reads the map; ordered reads sort the tail under the
 // write set's mutex (the one that finds it non-empty), then only read.
+//
+// WS-5 The write set keeps, per keyspace, its live keys' count and the
+// smallest and largest key ever put there (rollbacks leave the bounds):
+// Get answers a key outside them without probing the map (a scan checks
+// each row it reads for an own write, most of them far from any).
 
 // slot is one key's current change; live is false once a rollback undid
 // its first change (WS-3).
 type slot struct {
 	w    Write
 	live bool
+}
+
+// space is what the write set knows of one keyspace (WS-5).
+type space struct {
+	ks     uint32
+	live   int
+	lo, hi []byte
+}
+
+// space returns the keyspace's entry, nil if the write set never held it.
+func (w *WriteSet) space(ks uint32) *space {
+	for i := range w.spaces {
+		if w.spaces[i].ks == ks {
+			return &w.spaces[i]
+		}
+	}
+	return nil
 }
 
 // mapKey names a slot: key aliases the slot's key bytes (retained, never
@@ -112,7 +134,8 @@ type undo struct {
 // be undone (savepoints).
 type WriteSet struct {
 	index   map[mapKey]*slot
-	slab    []slot // slots are allocated from here, a chunk at a time
+	spaces  []space // WS-5
+	slab    []slot  // slots are allocated from here, a chunk at a time
 	journal []undo
 	live    int
 	maxKey  int // the longest key put (rollbacks leave it)
@@ -182,6 +205,16 @@ func (w *WriteSet) Put(c Write) {
 	if len(w.slab) == 0 {
 		w.slab = make([]slot, 256)
 	}
+	sp := w.space(c.Keyspace)
+	if sp == nil {
+		w.spaces = append(w.spaces, space{ks: c.Keyspace, lo: c.Key, hi: c.Key})
+		sp = &w.spaces[len(w.spaces)-1]
+	} else if bytes.Compare(c.Key, sp.lo) < 0 {
+		sp.lo = c.Key
+	} else if bytes.Compare(c.Key, sp.hi) > 0 {
+		sp.hi = c.Key
+	}
+	sp.live++
 	s = &w.slab[0]
 	w.slab = w.slab[1:]
 	*s = slot{w: c, live: true}
@@ -195,6 +228,9 @@ func (w *WriteSet) Put(c Write) {
 
 // Get returns the buffered change for key, if any.
 func (w *WriteSet) Get(keyspace uint32, key []byte) (Write, bool) {
+	if sp := w.space(keyspace); sp == nil || sp.live == 0 || bytes.Compare(key, sp.lo) < 0 || bytes.Compare(key, sp.hi) > 0 {
+		return Write{}, false // WS-5
+	}
 	s := w.index[mapKey{keyspace, keyString(key)}]
 	if s == nil {
 		return Write{}, false
@@ -220,6 +256,7 @@ func (w *WriteSet) RollbackTo(sp int) {
 		}
 		w.memory -= int(u.size) + PutOverhead
 		delete(w.index, mapKey{s.w.Keyspace, keyString(s.w.Key)}) // WS-3
+		w.space(s.w.Keyspace).live--
 		s.live = false
 		w.live--
 		w.dead++
