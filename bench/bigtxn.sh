@@ -2,7 +2,8 @@
 # bench/bigtxn.sh - transactions larger than the buffer pool and the redo
 # log (engine EN-9, EN-10): the time of one INSERT ... SELECT copying a whole
 # table and of one UPDATE of every row, strata against MariaDB 10.11 InnoDB
-# with the same pool (128M) and log (256M), one statement at a time on each.
+# with the same pool (128M) and log (256M), one statement at a time on each,
+# each timed once both servers stopped writing in the background (quiesce).
 #
 #   bench/bigtxn.sh [--rows 2048000] [--pool 128M] [--log 256M] [--profile] [--keep]
 #
@@ -128,12 +129,38 @@ timed() { # timed PORT SQL: seconds
 	e=$(date +%s.%N)
 	awk -v s="$s" -v e="$e" 'BEGIN{printf "%.1f", e - s}'
 }
+# quiesce: each statement is timed on an idle machine. Wait until both
+# servers stopped writing pages in the background (their flushed-page
+# counters unchanged for 3 s; at most 90 s): MariaDB's page cleaner and
+# purge after its statement, strata's cleaner and run frees after its own.
+flushed() { # flushed PORT: the server's count of pages written so far
+	mariadb -h127.0.0.1 -P"$1" -uroot --skip-ssl -N -e \
+		"SHOW GLOBAL STATUS WHERE Variable_name IN ('Innodb_buffer_pool_pages_flushed', 'Strata_pool_pages_flushed')" |
+		awk '{s += $2} END {print s + 0}'
+}
+quiesce() {
+	local m s pm=-1 ps=-1 still=0
+	for _ in $(seq 1 90); do
+		m=$(flushed $MPORT); s=$(flushed $SPORT)
+		if [ "$m" = "$pm" ] && [ "$s" = "$ps" ]; then
+			still=$((still + 1))
+			[ $still -ge 3 ] && return
+		else
+			still=0
+		fi
+		pm=$m ps=$s
+		sleep 1
+	done
+	log "quiesce: still writing after 90 s"
+}
 {
 	echo "| statement ($ROWS rows) | MariaDB s | strata s | strata / MariaDB |"
 	echo "| --- | --- | --- | --- |"
 } >"$RES/summary.md"
 for stmt in "INSERT INTO dst SELECT * FROM src" "UPDATE src SET k = k + 1, c = REPLACE(c, 'A', 'B')"; do
+	quiesce
 	m=$(timed $MPORT "$stmt")
+	quiesce
 	if [ -n "$PROFILE" ]; then # 5-second profiles while the statement runs, merged after
 		name=$(echo "$stmt" | cut -d' ' -f1)
 		touch "$RES/.profiling"

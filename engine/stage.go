@@ -7,7 +7,6 @@ import (
 	"hash/maphash"
 	"log/slog"
 	"math"
-	"slices"
 	"time"
 
 	"strata/btree"
@@ -60,7 +59,20 @@ func stagePrefix(ks uint32, key []byte, full bool) []byte {
 }
 
 func stageKey(ks uint32, key []byte, pos int64, del bool) []byte {
-	b := stagePrefix(ks, key, true)
+	return appendStageKey(make([]byte, 0, 4+len(key)+16), ks, key, pos, del)
+}
+
+// appendStageKey appends the staging key of change pos of (ks, key): its
+// prefix, then the position descending (a key's newest change first).
+func appendStageKey(b []byte, ks uint32, key []byte, pos int64, del bool) []byte {
+	b = binary.BigEndian.AppendUint32(b, ks)
+	for _, c := range key {
+		b = append(b, c)
+		if c == 0 {
+			b = append(b, 0xFF)
+		}
+	}
+	b = append(b, 0, 0)
 	b = binary.BigEndian.AppendUint64(b, ^uint64(pos))
 	if del {
 		return append(b, stagedDelete)
@@ -533,7 +545,7 @@ func (tx *Tx) spill(background bool) error {
 	}
 	p := &pendingSpill{ws: tx.ws, base: tx.base, run: &run{ks: ks}, done: make(chan struct{})}
 	tx.base = int64(tx.Savepoint())
-	tx.ws = txn.NewWriteSetSized(p.ws.Len()) // the next spill's size, most likely
+	tx.ws = txn.NewWriteSetSized(p.ws.Len(), p.ws.Savepoint()) // the next spill's size, most likely
 	tx.spilling = p
 	if background {
 		go p.write(db)
@@ -593,48 +605,48 @@ func (p *pendingSpill) write(db *DB) {
 	if testSpillWrite != nil {
 		testSpillWrite()
 	}
-	type entry struct{ k, v []byte }
-	entries := make([]entry, 0, p.ws.Savepoint())
-	p.ws.Changes(func(i int, w txn.Write) bool {
-		k := stageKey(w.Keyspace, w.Key, p.base+int64(i)+1, w.Delete) // the position right after change i
-		entries = append(entries, entry{k, w.Value})
-		return true
-	})
 	bounds := map[uint32]*keyBounds{}
 	filter := newBloom(p.ws.Len())
 	var cur *keyBounds
 	var curKs uint32
-	p.ws.Ascend(func(w txn.Write) bool { // key order: each keyspace's first and last key
-		if cur == nil || curKs != w.Keyspace {
-			cur, curKs = &keyBounds{lo: w.Key}, w.Keyspace
-			bounds[w.Keyspace] = cur
-		}
-		cur.hi = w.Key
-		filter.add(w.Keyspace, w.Key)
-		return true
-	})
-	slices.SortFunc(entries, func(a, b entry) int { return bytes.Compare(a.k, b.k) })
+	var last []byte // the key of the previous change
 	b := db.newBatcher()
 	tree := p.run.ks.tree
 	inline := true
-	for _, e := range entries {
-		inline = inline && btree.Inline(e.k, e.v)
-		t, err := b.next(len(e.k) + len(e.v))
+	var kbuf []byte // the stage key, rebuilt per change (Put copies it)
+	n := 0
+	p.ws.AscendChanges(func(i int, w txn.Write) bool {
+		if cur == nil || curKs != w.Keyspace || !bytes.Equal(last, w.Key) {
+			if cur == nil || curKs != w.Keyspace { // each keyspace's first and last key
+				cur, curKs = &keyBounds{lo: w.Key}, w.Keyspace
+				bounds[w.Keyspace] = cur
+			}
+			cur.hi = w.Key
+			filter.add(w.Keyspace, w.Key)
+			last = w.Key
+		}
+		n++
+		kbuf = appendStageKey(kbuf[:0], w.Keyspace, w.Key, p.base+int64(i)+1, w.Delete) // the position right after change i
+		inline = inline && btree.Inline(kbuf, w.Value)
+		t, err := b.next(len(kbuf) + len(w.Value))
 		if err == nil {
-			err = tree.Put(t, db.alloc, e.k, e.v) // ascending into a new tree (BT-6)
+			err = tree.Put(t, db.alloc, kbuf, w.Value) // ascending into a new tree (BT-6)
 		}
 		if err != nil {
-			b.abort()
 			p.err = err
-			return
 		}
+		return err == nil
+	})
+	if p.err != nil {
+		b.abort()
+		return
 	}
 	if _, err := b.finish(); err != nil {
 		p.err = err
 		return
 	}
 	p.run.bounds, p.run.filter, p.run.inline = bounds, filter, inline
-	p.n = len(entries)
+	p.n = n
 }
 
 // waitSpill collects the spill running in the background, if any. A

@@ -152,9 +152,10 @@ type WriteSet struct {
 // NewWriteSet returns an empty write set.
 func NewWriteSet() *WriteSet { return &WriteSet{} }
 
-// NewWriteSetSized returns an empty write set expecting about n keys.
-func NewWriteSetSized(n int) *WriteSet {
-	return &WriteSet{index: make(map[mapKey]*slot, n), tail: make([]item, 0, n)}
+// NewWriteSetSized returns an empty write set expecting about keys keys
+// and changes changes.
+func NewWriteSetSized(keys, changes int) *WriteSet {
+	return &WriteSet{index: make(map[mapKey]*slot, keys), tail: make([]item, 0, keys), journal: make([]undo, 0, changes)}
 }
 
 // Len is the number of distinct keys written.
@@ -434,6 +435,39 @@ func (w *WriteSet) Changes(fn func(i int, after Write) bool) {
 			ok = fn(int(u.prevSeq), Write{Keyspace: s.w.Keyspace, seq: u.prevSeq, Key: s.w.Key, Value: u.prevVal, Delete: u.prevDel})
 		}
 	}
+}
+
+// AscendChanges calls fn for every change in the journal, as Changes, in
+// (keyspace, key) order, each key's changes newest first: a spill's order,
+// without sorting the changes (WS-1).
+func (w *WriteSet) AscendChanges(fn func(i int, after Write) bool) {
+	var older map[*slot][]int32 // journal entries holding a key's earlier values, oldest first
+	for j, u := range w.journal {
+		if u.hadPrev {
+			if older == nil {
+				older = map[*slot][]int32{}
+			}
+			older[u.s] = append(older[u.s], int32(j))
+		}
+	}
+	w.Ascend(func(c Write) bool {
+		if !fn(int(c.seq), c) {
+			return false
+		}
+		if older == nil {
+			return true
+		}
+		// The slot of c: the map has it (a live key).
+		s := w.index[mapKey{c.Keyspace, keyString(c.Key)}]
+		js := older[s]
+		for k := len(js) - 1; k >= 0; k-- {
+			u := w.journal[js[k]]
+			if !fn(int(u.prevSeq), Write{Keyspace: c.Keyspace, seq: u.prevSeq, Key: c.Key, Value: u.prevVal, Delete: u.prevDel}) {
+				return false
+			}
+		}
+		return true
+	})
 }
 
 // Reset empties the write set and its journal.

@@ -113,6 +113,29 @@ func TestWriteSetOrderModel(t *testing.T) {
 	if !slices.Equal(got, m.changes) {
 		t.Fatal("Changes differ from the model's journal")
 	}
+	// AscendChanges: the same changes, in (keyspace, key) order, each
+	// key's newest first.
+	got2 := make([]string, w.Savepoint())
+	var prevKs uint32
+	var prevKey []byte
+	prevSeq, n := -1, 0
+	w.AscendChanges(func(i int, c Write) bool {
+		if n > 0 {
+			switch d := bytes.Compare(prevKey, c.Key); {
+			case c.Keyspace < prevKs, c.Keyspace == prevKs && d > 0:
+				t.Fatalf("AscendChanges: %d/%x after %d/%x", c.Keyspace, c.Key, prevKs, prevKey)
+			case c.Keyspace == prevKs && d == 0 && i >= prevSeq:
+				t.Fatalf("AscendChanges: change %d of %x after change %d", i, c.Key, prevSeq)
+			}
+		}
+		prevKs, prevKey, prevSeq = c.Keyspace, c.Key, i
+		n++
+		got2[i] = fmt.Sprint(c.Keyspace) + "/" + string(c.Key) + "=" + string(c.Value)
+		return true
+	})
+	if !slices.Equal(got2, m.changes) {
+		t.Fatal("AscendChanges differ from the model's journal")
+	}
 }
 
 // WS-4: once written, a write set serves concurrent readers (a spill
