@@ -136,6 +136,7 @@ type WriteSet struct {
 	index   map[mapKey]*slot
 	spaces  []space // WS-5
 	slab    []slot  // slots are allocated from here, a chunk at a time
+	chunk   int     // the last chunk's size
 	journal []undo
 	live    int
 	maxKey  int // the longest key put (rollbacks leave it)
@@ -203,8 +204,9 @@ func (w *WriteSet) Put(c Write) {
 		w.memory += size + ChangeOverhead
 		return
 	}
-	if len(w.slab) == 0 {
-		w.slab = make([]slot, 256)
+	if len(w.slab) == 0 { // chunks grow from 4 slots to 256: small transactions allocate little
+		w.chunk = min(max(2*w.chunk, 4), 256)
+		w.slab = make([]slot, w.chunk)
 	}
 	sp := w.space(c.Keyspace)
 	if sp == nil {
