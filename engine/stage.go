@@ -118,6 +118,29 @@ type stage struct {
 	runs   []*run // oldest first; a later run holds later positions
 	dead   deadRanges
 	writes int // entries written
+	// bounds are the runs' key bounds per keyspace, together: a key
+	// outside them is in no run (most reads of a large statement).
+	bounds map[uint32]*keyBounds
+}
+
+// addBounds widens the stage's bounds by a collected run's.
+func (st *stage) addBounds(r *run) {
+	if st.bounds == nil {
+		st.bounds = map[uint32]*keyBounds{}
+	}
+	for ks, b := range r.bounds {
+		cur := st.bounds[ks]
+		if cur == nil {
+			st.bounds[ks] = &keyBounds{lo: b.lo, hi: b.hi}
+			continue
+		}
+		if bytes.Compare(b.lo, cur.lo) < 0 {
+			cur.lo = b.lo
+		}
+		if bytes.Compare(b.hi, cur.hi) > 0 {
+			cur.hi = b.hi
+		}
+	}
 }
 
 // run is one spill's staging keyspace and what is known of it in memory:
@@ -254,6 +277,9 @@ func compareEntries(a, b *stageEntry) int {
 // at: the newest run holding one.
 func (tx *Tx) stagedGet(ksid uint32, key []byte, at int64) (txn.Write, bool, error) {
 	st := tx.stage
+	if !st.bounds[ksid].covers(key) {
+		return txn.Write{}, false, nil
+	}
 	var lo, hi []byte
 	for i := len(st.runs) - 1; i >= 0; i-- {
 		r := st.runs[i]
@@ -668,6 +694,7 @@ func (tx *Tx) waitSpill() error {
 		return tx.spillErr
 	}
 	tx.stage.writes += p.n
+	tx.stage.addBounds(p.run)
 	tx.db.spills.Add(1)
 	return nil
 }

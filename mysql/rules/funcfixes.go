@@ -273,20 +273,20 @@ func hugeReplace(ctx *sql.Context, args []sql.Expression, row sql.Row) (any, boo
 	if len(args) != 3 {
 		return nil, false, nil
 	}
-	v, err := evalArgs(ctx, args, row)
-	if err != nil || v[0] == nil || v[1] == nil || v[2] == nil {
-		return nil, false, err
-	}
 	var str [3]string
-	for i := range str {
-		t, _, err := types.LongText.Convert(ctx, v[i])
+	for _, i := range [3]int{1, 2, 0} { // from and to first: most replacements do not grow, s is then left to go-mysql-server alone
+		v, err := args[i].Eval(ctx, row)
+		if err != nil || v == nil {
+			return nil, false, err
+		}
+		t, _, err := types.LongText.Convert(ctx, v)
 		if err != nil {
 			return nil, false, nil
 		}
 		str[i] = t.(string)
-	}
-	if str[1] == "" || len(str[2]) <= len(str[1]) {
-		return nil, false, nil
+		if i == 2 && (str[1] == "" || len(str[2]) <= len(str[1])) {
+			return nil, false, nil
+		}
 	}
 	total := grownLength(int64(len(str[0])), int64(strings.Count(str[0], str[1])), int64(len(str[2])-len(str[1])))
 	if overPacket(ctx, "replace", total) {
