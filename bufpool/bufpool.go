@@ -17,8 +17,8 @@
 //	     recLSN, so the flush cannot mark it clean.
 //	BP-5 Only clean, unpinned frames are evicted; eviction of a clean page
 //	     offers it to the EvictHook (the buffer pool extension).
-//	BP-6 Prefetch is a hint: pages named are read in the background by a
-//	     few workers (parallel reads keep a cloud volume's queue busy while
+//	BP-6 Prefetch is a hint: pages named are read in the background by
+//	     16 workers (parallel reads keep a cloud volume's queue busy while
 //	     a scan consumes the page before), each loaded as a miss would be
 //	     and unpinned at once; a full queue drops requests, and pages
 //	     present are skipped. Callers still Fix as usual.
@@ -619,8 +619,9 @@ func (p *Pool) Stats() Stats {
 		SyncFlushes: p.syncFlushes.Load(), Dirtied: p.dirtied.Load(), Prefetched: p.prefetched.Load()}
 }
 
-// prefetchWorkers is how many page reads Prefetch keeps in flight.
-const prefetchWorkers = 4
+// prefetchWorkers is how many page reads Prefetch keeps in flight (16: a
+// staged commit's merge of 35 runs applied 10% faster than with 4).
+const prefetchWorkers = 16
 
 // Prefetch asks for pages to be read in the background (BP-6).
 func (p *Pool) Prefetch(ids ...page.ID) {
