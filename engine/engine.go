@@ -63,7 +63,9 @@
 //	     committed). Pages of user keyspaces still hold only committed data
 //	     (EN-1). While it applies, other commits and new snapshots wait
 //	     (bigMu, mvcc MV-6), and snapshots older than it that read a
-//	     keyspace it changes get 1412. Row locks stay in memory, bounded by
+//	     keyspace it changes get 1412. While a spill or a roll-forward
+//	     runs, the oldest dirty pages are written ahead once the pool is
+//	     past its dirty limit (bulkFlush). Row locks stay in memory, bounded by
 //	     EN-6, unless escalated (EN-10). A spill that fails (I/O, log)
 //	     leaves the transaction able only to roll back.
 //	EN-10 Lock escalation: every transaction takes a keyspace's intention
