@@ -963,14 +963,20 @@ func (db *DB) CheckIntegrity() (map[string]int, error) {
 // checkFreePages verifies the free trunks and chain (ALLOC-1, ALLOC-2):
 // every page listed once, below the high-water mark, and in no tree.
 func (db *DB) checkFreePages(used map[page.ID]string) error {
-	f, err := db.pool.Fix(pagestore.MetaPage)
+	read := func(id page.ID) ([]byte, error) { // a copy of the page
+		f, err := db.pool.Fix(id)
+		if err != nil {
+			return nil, err
+		}
+		defer db.pool.Unfix(f)
+		f.Latch.RLock()
+		defer f.Latch.RUnlock()
+		return append([]byte(nil), f.Data()...), nil
+	}
+	m, err := read(pagestore.MetaPage)
 	if err != nil {
 		return err
 	}
-	f.Latch.RLock()
-	m := append([]byte(nil), f.Data()...)
-	f.Latch.RUnlock()
-	db.pool.Unfix(f)
 	high := metaHigh(m)
 	free := map[page.ID]bool{}
 	add := func(id page.ID, what string) error {
@@ -984,16 +990,6 @@ func (db *DB) checkFreePages(used map[page.ID]string) error {
 		}
 		free[id] = true
 		return nil
-	}
-	read := func(id page.ID) ([]byte, error) {
-		f, err := db.pool.Fix(id)
-		if err != nil {
-			return nil, err
-		}
-		defer db.pool.Unfix(f)
-		f.Latch.RLock()
-		defer f.Latch.RUnlock()
-		return append([]byte(nil), f.Data()...), nil
 	}
 	for id := metaTrunk(m); id != page.InvalidID; {
 		if err := add(id, "trunk"); err != nil {
