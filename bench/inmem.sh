@@ -11,6 +11,7 @@
 #                  [--ps-mode disable] # sysbench's --db-ps-mode: disable sends text
 #                                 # queries, as PyMySQL and most drivers do (default auto:
 #                                 # prepared statements)
+#                  [--text]       # the same as --ps-mode disable
 #
 # Needs root for nothing; installs sysbench and mariadb-server from Debian if
 # missing. Work files under $BENCH_DIR (default /var/tmp/strata-bench);
@@ -33,6 +34,7 @@ while [ $# -gt 0 ]; do
 	--profile) PROFILE=1; shift ;;
 	--before) BEFORE=$2; shift 2 ;;
 	--ps-mode) PS_MODE=$2; shift 2 ;;
+	--text) PS_MODE=disable; shift ;;
 	*) echo "unknown option $1" >&2; exit 2 ;;
 	esac
 done
