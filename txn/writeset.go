@@ -13,7 +13,7 @@ import (
 // Write is one buffered change: a new value, or a deletion.
 type Write struct {
 	Keyspace uint32
-	seq      int32 // the journal index of the change that made it (Changes)
+	seq      int32 // the journal index of the change that made it (AscendChanges)
 	Key      []byte
 	Value    []byte
 	Delete   bool
@@ -23,7 +23,7 @@ type Write struct {
 //
 // WS-1 A key's entry (its slot) is found by hashing (keyspace, key): Put
 // and Get cost one map probe, whatever the write set's size. Ordered
-// access (Range, Ascend, Changes' first part) sorts what was added since
+// access (Range, Ascend, AscendChanges) sorts what was added since
 // the last ordered access, lazily: a large statement that never reads its
 // own writes in order never sorts them.
 //
@@ -97,15 +97,7 @@ func keyPrefix(key []byte) uint64 {
 
 // cmpItem orders by (keyspace, key): equal prefixes (zero padding makes a
 // short key and its extension by zeros equal) fall back to the keys.
-func cmpItem(a, b item) int {
-	if a.ks != b.ks {
-		return cmp.Compare(a.ks, b.ks)
-	}
-	if a.prefix != b.prefix {
-		return cmp.Compare(a.prefix, b.prefix)
-	}
-	return bytes.Compare(a.s.w.Key, b.s.w.Key)
-}
+func cmpItem(a, b item) int { return cmpProbe(a, b.ks, b.prefix, b.s.w.Key) }
 
 // cmpProbe compares an item with (ks, key), prefix the key's prefix.
 func cmpProbe(a item, ks uint32, prefix uint64, key []byte) int {
@@ -417,31 +409,12 @@ func (w *WriteSet) Range(keyspace uint32, lo, hi []byte, reverse bool, fn func(W
 	walk(w.levels, from, to, reverse, func(c *Write) bool { return fn(*c) })
 }
 
-// Changes calls fn for every change in the journal (i its index, in no
-// particular order) with the key's value right after that change: what a
-// spill must keep so that any journal position can still be restored
-// (engine EN-9). A key's latest value is in its slot, each earlier one in
-// the journal entry of the change that replaced it.
-func (w *WriteSet) Changes(fn func(i int, after Write) bool) {
-	ok := true
-	w.Ascend(func(c Write) bool {
-		ok = fn(int(c.seq), c)
-		return ok
-	})
-	for _, u := range w.journal {
-		if !ok {
-			return
-		}
-		if u.hadPrev {
-			s := u.s
-			ok = fn(int(u.prevSeq), Write{Keyspace: s.w.Keyspace, seq: u.prevSeq, Key: s.w.Key, Value: u.prevVal, Delete: u.prevDel})
-		}
-	}
-}
-
-// AscendChanges calls fn for every change in the journal, as Changes, in
-// (keyspace, key) order, each key's changes newest first: a spill's order,
-// without sorting the changes (WS-1).
+// AscendChanges calls fn for every change in the journal (i its index)
+// with the key's value right after that change: what a spill must keep so
+// that any journal position can still be restored (engine EN-9). A key's
+// latest value is in its slot, each earlier one in the journal entry of
+// the change that replaced it. The order is (keyspace, key), each key's
+// changes newest first: a spill's, without sorting the changes (WS-1).
 func (w *WriteSet) AscendChanges(fn func(i int, after Write) bool) {
 	var older map[*slot][]int32 // journal entries holding a key's earlier values, oldest first
 	for j, u := range w.journal {
