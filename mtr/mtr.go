@@ -64,7 +64,6 @@ func (m *Manager) Exclusive(fn func()) {
 type written struct {
 	f      *bufpool.Frame
 	before *[]byte
-	head   int  // bytes [RedoStart, head) are logged whole (NewHead)
 	init   bool // logged as a zero fill, then diffed against zeros (MTR-4)
 }
 
@@ -126,25 +125,6 @@ func (t *Mtr) fix(id page.ID, read bool) (*bufpool.Frame, error) {
 
 // Write returns page id latched exclusively for modification (MTR-2).
 func (t *Mtr) Write(id page.ID) ([]byte, error) { return t.write(id, true) }
-
-// New returns page id latched for modification without reading it from
-// the volume: zeroed, or as the pool holds it. Only for pages whose
-// content on the volume does not matter (past the allocation high-water
-// mark, or being freed).
-func (t *Mtr) New(id page.ID) ([]byte, error) { return t.write(id, false) }
-
-// NewHead is New for a page whose content on the volume is unknown but
-// irrelevant beyond its first n bytes (a page being freed): those are
-// logged whole, so that redo applied to whatever the volume holds yields
-// them exactly (a diff against the zeroed frame would omit their zero
-// bytes).
-func (t *Mtr) NewHead(id page.ID, n int) ([]byte, error) {
-	pg, err := t.write(id, false)
-	if err == nil {
-		t.written[id].head = max(t.written[id].head, n)
-	}
-	return pg, err
-}
 
 // Init returns page id latched for modification, zeroed from
 // page.RedoStart on, without reading it from the volume; its redo starts
@@ -251,9 +231,6 @@ func (t *Mtr) encode() []byte {
 		} else {
 			diffs[i] = Diff(*w.before, w.f.Data())
 		}
-		if !w.init && w.head > page.RedoStart {
-			diffs[i] = withHead(diffs[i], w.head)
-		}
 		if len(diffs[i]) == 0 {
 			continue
 		}
@@ -285,20 +262,6 @@ func (t *Mtr) encode() []byte {
 			if r.Off&zeroFill == 0 {
 				out = append(out, data[r.Off:r.Off+r.Len]...)
 			}
-		}
-	}
-	return out
-}
-
-// withHead makes ranges cover [RedoStart, head) whole (NewHead).
-func withHead(ranges []Range, head int) []Range {
-	out := []Range{{page.RedoStart, head - page.RedoStart}}
-	for _, r := range ranges {
-		if end := r.Off + r.Len; end > head {
-			if r.Off < head {
-				r = Range{head, end - head}
-			}
-			out = append(out, r)
 		}
 	}
 	return out
@@ -374,21 +337,18 @@ func Redo(pool *bufpool.Pool, lsn page.LSN, payload []byte) (applied int, err er
 			}
 			off, ln := int(binary.LittleEndian.Uint16(p)), int(binary.LittleEndian.Uint16(p[2:]))
 			p = p[4:]
-			if off&zeroFill != 0 { // MTR-4
-				if off &^= zeroFill; off < page.RedoStart || off+ln > page.Size {
-					f.Latch.Unlock()
-					pool.Unfix(f)
-					return applied, ErrBadRecord
-				}
+			fill := off&zeroFill != 0 // MTR-4: no bytes follow
+			off &^= zeroFill
+			if off < page.RedoStart || off+ln > page.Size || !fill && len(p) < ln {
+				f.Latch.Unlock()
+				pool.Unfix(f)
+				return applied, ErrBadRecord
+			}
+			if fill {
 				if apply {
 					clear(data[off : off+ln])
 				}
 				continue
-			}
-			if off < page.RedoStart || off+ln > page.Size || len(p) < ln {
-				f.Latch.Unlock()
-				pool.Unfix(f)
-				return applied, ErrBadRecord
 			}
 			if apply {
 				copy(data[off:off+ln], p[:ln])
