@@ -580,6 +580,10 @@ func (p *Pool) flushUpTo(d []dirtyFrame, limit int) (int, int, error) {
 	return len(frames), consumed, nil
 }
 
+// DirtyLimit is the dirty-frame count past which background flushing
+// starts (Options.MaxDirtyPct of the frames).
+func (p *Pool) DirtyLimit() int64 { return int64(len(p.frames) * p.opts.MaxDirtyPct / 100) }
+
 // FlushErr is the sticky error of a failed page write, if any.
 func (p *Pool) FlushErr() error {
 	if e := p.flushErr.Load(); e != nil {
@@ -598,7 +602,7 @@ func (p *Pool) backgroundFlusher() {
 			return
 		case <-t.C:
 		}
-		limit := int64(len(p.frames) * p.opts.MaxDirtyPct / 100)
+		limit := p.DirtyLimit()
 		for p.dirty.Load() > limit && p.FlushErr() == nil {
 			select {
 			case <-p.stop:

@@ -720,12 +720,12 @@ func (db *DB) RenameKeyspace(from, to string) error {
 	return nil
 }
 
-// ensureLogSpace makes room for a record of about need bytes (WAL-3),
-// checkpointing if the log is more than 7/8 full. Call outside any mtr.
 // logSpaceWait bounds how long ensureLogSpace waits for checkpoints that
 // make no progress before it fails with wal.ErrLogFull.
 const logSpaceWait = 30 * time.Second
 
+// ensureLogSpace makes room for a record of about need bytes (WAL-3),
+// checkpointing if the log is more than 7/8 full. Call outside any mtr.
 func (db *DB) ensureLogSpace(need int64) error {
 	capacity := db.log.Capacity()
 	if need > capacity/4 {
@@ -830,17 +830,26 @@ func (db *DB) setCheckpoint() error {
 // of the log.
 func (db *DB) Checkpoint() error { return db.checkpoint(true) }
 
-// Close checkpoints and closes the volumes.
-func (db *DB) Close() error {
+// stopBackground marks the engine closed and waits for its background
+// work to end; false if it was closed already (Close, Abandon).
+func (db *DB) stopBackground() bool {
 	db.bgMu.Lock() // no background work starts after this (dropRuns)
-	if !db.closed.CompareAndSwap(false, true) {
-		db.bgMu.Unlock()
-		return nil
-	}
+	first := db.closed.CompareAndSwap(false, true)
 	db.bgMu.Unlock()
+	if !first {
+		return false
+	}
 	close(db.stop)
 	db.dropping.Wait()
 	db.wg.Wait()
+	return true
+}
+
+// Close checkpoints and closes the volumes.
+func (db *DB) Close() error {
+	if !db.stopBackground() {
+		return nil
+	}
 	err := db.checkpoint(true)
 	db.pool.Close()
 	if db.bpe != nil {
@@ -912,15 +921,9 @@ func unlockDirs(ls []*volume.DirLock) {
 // Abandon stops background work without flushing or checkpointing, as a
 // crash would (for tests that then crash the volumes).
 func (db *DB) Abandon() {
-	db.bgMu.Lock()
-	if !db.closed.CompareAndSwap(false, true) {
-		db.bgMu.Unlock()
+	if !db.stopBackground() {
 		return
 	}
-	db.bgMu.Unlock()
-	close(db.stop)
-	db.dropping.Wait()
-	db.wg.Wait()
 	db.pool.Close()
 	if db.bpe != nil {
 		db.bpe.Abandon()

@@ -45,7 +45,11 @@ func stageName(id uint32, applying bool) []byte {
 // stagePrefix is the staging prefix of (keyspace, key) without the
 // terminator (a range bound); full adds the terminator (one key's entries).
 func stagePrefix(ks uint32, key []byte, full bool) []byte {
-	b := binary.BigEndian.AppendUint32(make([]byte, 0, 4+len(key)+16), ks)
+	return appendStagePrefix(make([]byte, 0, 4+len(key)+16), ks, key, full)
+}
+
+func appendStagePrefix(b []byte, ks uint32, key []byte, full bool) []byte {
+	b = binary.BigEndian.AppendUint32(b, ks)
 	for _, c := range key {
 		b = append(b, c)
 		if c == 0 {
@@ -65,14 +69,7 @@ func stageKey(ks uint32, key []byte, pos int64, del bool) []byte {
 // appendStageKey appends the staging key of change pos of (ks, key): its
 // prefix, then the position descending (a key's newest change first).
 func appendStageKey(b []byte, ks uint32, key []byte, pos int64, del bool) []byte {
-	b = binary.BigEndian.AppendUint32(b, ks)
-	for _, c := range key {
-		b = append(b, c)
-		if c == 0 {
-			b = append(b, 0xFF)
-		}
-	}
-	b = append(b, 0, 0)
+	b = appendStagePrefix(b, ks, key, true)
 	b = binary.BigEndian.AppendUint64(b, ^uint64(pos))
 	if del {
 		return append(b, stagedDelete)
@@ -589,11 +586,7 @@ func (tx *Tx) spill(background bool) error {
 func (db *DB) bulkFlush() (stop func()) {
 	done := make(chan struct{})
 	finished := make(chan struct{})
-	pct := db.opts.MaxDirtyPct
-	if pct == 0 {
-		pct = 50 // the pool's default
-	}
-	limit := int64(db.pool.Stats().Frames) * int64(pct) / 100
+	limit := db.pool.DirtyLimit()
 	go func() {
 		defer close(finished)
 		for {
