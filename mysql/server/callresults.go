@@ -10,6 +10,7 @@ import (
 	"github.com/dolthub/vitess/go/sqltypes"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 
+	"strata/mysql/fastpath"
 	"strata/mysql/rules"
 )
 
@@ -101,13 +102,13 @@ func (h *errorHandler) callWithResults(ctx context.Context, c *mysql.Conn, query
 	sctx := sql.NewContext(ctx, sql.WithSession(s))
 	sets := make([]*sqltypes.Result, len(results))
 	for i, r := range results {
-		res := &sqltypes.Result{Fields: schemaFields(sctx, r.Schema), Rows: make([][]sqltypes.Value, len(r.Rows))}
+		res := &sqltypes.Result{Fields: fastpath.Fields(sctx, r.Schema), Rows: make([][]sqltypes.Value, len(r.Rows))}
 		ords := make([]int, len(r.Schema))
 		for j := range ords {
 			ords[j] = j
 		}
 		for j, row := range r.Rows {
-			if res.Rows[j], err = sqlRow(sctx, r.Schema, ords, row); err != nil {
+			if res.Rows[j], err = fastpath.Row(sctx, r.Schema, ords, row); err != nil {
 				h.done(c, err)
 				return "", err
 			}

@@ -20,6 +20,7 @@ import (
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"strata/mysql/backend"
+	"strata/mysql/fastpath"
 	"strata/mysql/routines"
 	"strata/mysql/rules"
 )
@@ -30,8 +31,8 @@ import (
 type errorHandler struct {
 	mysql.Handler
 	b        *backend.Backend
-	fast     *fastPath // nil: every statement goes to go-mysql-server
-	sessions sync.Map  // connection id -> *backend.Session, read without a lock
+	fast     *fastpath.Path // nil: every statement goes to go-mysql-server
+	sessions sync.Map       // connection id -> *backend.Session, read without a lock
 	grants   *mysql_db.MySQLDb
 }
 
@@ -862,6 +863,9 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 		return err
 	}
 	query = h.rewrite(c, query)
+	if ok, err := h.fastText(ctx, c, query, cb); ok {
+		return err
+	}
 	if query, err = h.createOrReplace(ctx, c, query); err != nil { // SRV-REPLACE
 		h.done(c, err)
 		return err
@@ -1353,6 +1357,9 @@ func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 		return "", err
 	}
 	query = h.rewrite(c, query)
+	if ok, err := h.fastText(ctx, c, query, cb); ok { // one statement only (FP-5)
+		return "", err
+	}
 	if query, err = h.createOrReplace(ctx, c, query); err != nil { // SRV-REPLACE
 		h.done(c, err)
 		return "", err
@@ -1416,6 +1423,30 @@ func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 	return rest, err
 }
 
+// fastText answers a text statement on the fast path if it can (ok), as
+// ComQuery would through go-mysql-server (fastpath FP-5).
+func (h *errorHandler) fastText(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (bool, error) {
+	if h.fast == nil {
+		return false, nil
+	}
+	res, ok, err := h.fast.Text(ctx, c, query)
+	if !ok {
+		return false, nil
+	}
+	if err != nil {
+		err = h.mapError(c, sql.CastSQLError(err))
+		h.done(c, err)
+		return true, err
+	}
+	h.setStatus(c)
+	if fixFields(res) {
+		fixFloats(res, res.Fields) // the text protocol sends floats as text
+	}
+	err = cb(res, false)
+	h.done(c, err)
+	return true, err
+}
+
 func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, p *mysql.PrepareData) (f []*querypb.Field, err error) {
 	defer func() {
 		if err != nil {
@@ -1459,7 +1490,7 @@ func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mys
 		s.BeginInsertIDs()
 	}
 	if h.fast != nil {
-		if res, ok, err := h.fast.execute(ctx, c, p); ok {
+		if res, ok, err := h.fast.Prepared(ctx, c, p); ok {
 			if err != nil {
 				err = h.mapError(c, sql.CastSQLError(err))
 				h.done(c, err)

@@ -57,6 +57,7 @@ import (
 	"strata/metrics"
 	"strata/mysql/auth"
 	"strata/mysql/backend"
+	"strata/mysql/fastpath"
 	"strata/mysql/infoschema"
 	"strata/mysql/routines"
 	"strata/mysql/rules"
@@ -173,7 +174,7 @@ func New(db *engine.DB, cfg Config) (*Server, error) {
 		func(h mysql.Handler) (mysql.Handler, error) {
 			eh := &errorHandler{Handler: h, b: b, grants: e.Analyzer.Catalog.MySQLDb}
 			if !cfg.NoFastPath {
-				eh.fast = newFastPath(b, e.Analyzer.Catalog.MySQLDb)
+				eh.fast = fastpath.New(b, e.Analyzer.Catalog.MySQLDb)
 			}
 			return eh, nil
 		})

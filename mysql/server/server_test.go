@@ -81,7 +81,17 @@ func (ts *testServer) dumpAndRestore(db string, opts ...string) string {
 
 func (ts *testServer) open(dbName string) *sql.DB {
 	ts.t.Helper()
-	c, err := sql.Open("mysql", fmt.Sprintf("root@tcp(%s)/%s?parseTime=true", ts.srv.Addr(), dbName))
+	return ts.openWith(dbName, "")
+}
+
+// openWith opens dbName with go-sql-driver's DSN parameters params
+// ("a=b&c=d") besides parseTime.
+func (ts *testServer) openWith(dbName, params string) *sql.DB {
+	ts.t.Helper()
+	if params != "" {
+		params = "&" + params
+	}
+	c, err := sql.Open("mysql", fmt.Sprintf("root@tcp(%s)/%s?parseTime=true%s", ts.srv.Addr(), dbName, params))
 	if err != nil {
 		ts.t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package server
+package fastpath
 
 import (
 	"bytes"
@@ -6,7 +6,6 @@ import (
 	"errors"
 	"math"
 	"math/big"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,115 +25,55 @@ import (
 	"strata/mysql/rules"
 )
 
-// The fast path (FP-n) answers the common prepared single-table OLTP
-// statements directly on the engine, skipping go-mysql-server's
-// per-execute binding and analysis (the shapes sysbench's OLTP workloads
-// use, with any table and column names):
-//
-//	SELECT col[, col...] FROM t WHERE pk = ?
-//	SELECT [DISTINCT] col[, col...] FROM t WHERE pk BETWEEN ? AND ? [ORDER BY col [ASC]]
-//	SELECT SUM(col) FROM t WHERE pk BETWEEN ? AND ?
-//	UPDATE t SET col = ? | col = col {+|-} n [, ...] WHERE pk = ?
-//	DELETE FROM t WHERE pk = ?
-//	INSERT INTO t (every column) VALUES (?, ...)
-//	BEGIN | START TRANSACTION | COMMIT | ROLLBACK
-//
-// FP-1 Only these exact shapes are taken: plain column names of one table
-// in the session's current database whose primary key is the single
-// column pk, parameters whose type family (integer, string) matches their
-// column's. Anything else, including any value or state the backend does
-// not handle exactly as go-mysql-server would (backend.ErrFallback), goes
-// to go-mysql-server, with nothing done.
-// FP-2 Reads and writes run in the session's transaction as
-// go-mysql-server's would (backend FPB-2, FPB-3): in autocommit mode with
-// no transaction, or in a transaction that stays open (BEGIN, autocommit
-// off). A transaction that go-mysql-server would commit at the end of the
-// statement (left by a failed autocommit statement) takes its path.
-// FP-3 Results (column metadata, values, affected rows, insert id, info)
-// are what go-mysql-server returns for the same statement; a test runs
-// generated statements through both paths and compares.
-// FP-4 DISTINCT and ORDER BY are taken only on integer columns and strings
-// under a binary NO PAD collation, where equal means byte-equal; sorting
-// is stable, as go-mysql-server's; DISTINCT with ORDER BY only when the
-// order column is selected. Selects fall back while sql_select_limit is
-// not its default.
-//
-// Not done here: fast-path statements do not appear in the process list
-// (SHOW PROCESSLIST, KILL QUERY) nor in Questions/Com_* counters.
-//
-// Privileges: a statement is taken only when the session holds its
-// privileges on the table and, for writes, read_only is off (auth AUTH-5);
-// otherwise go-mysql-server runs and checks it.
-
-const (
-	ident = "`?(\\w+)`?"
-	tail  = "\\s*;?\\s*$"
-)
-
-var (
-	pointSelectRE = regexp.MustCompile("(?is)^\\s*SELECT\\s+(.+?)\\s+FROM\\s+" + ident + "\\s+WHERE\\s+" + ident + "\\s*=\\s*\\?" + tail)
-	rangeSelectRE = regexp.MustCompile("(?is)^\\s*SELECT\\s+(DISTINCT\\s+)?(.+?)\\s+FROM\\s+" + ident + "\\s+WHERE\\s+" + ident +
-		"\\s+BETWEEN\\s+\\?\\s+AND\\s+\\?(?:\\s+ORDER\\s+BY\\s+" + ident + "(?:\\s+ASC)?)?" + tail)
-	updateRE   = regexp.MustCompile("(?is)^\\s*UPDATE\\s+" + ident + "\\s+SET\\s+(.+?)\\s+WHERE\\s+" + ident + "\\s*=\\s*\\?" + tail)
-	deleteRE   = regexp.MustCompile("(?is)^\\s*DELETE\\s+FROM\\s+" + ident + "\\s+WHERE\\s+" + ident + "\\s*=\\s*\\?" + tail)
-	insertRE   = regexp.MustCompile("(?is)^\\s*INSERT\\s+INTO\\s+" + ident + "\\s*\\(([^()]*)\\)\\s*VALUES\\s*\\(\\s*\\?((?:\\s*,\\s*\\?)*)\\s*\\)" + tail)
-	beginRE    = regexp.MustCompile("(?i)^\\s*(?:BEGIN(?:\\s+WORK)?|START\\s+TRANSACTION)" + tail)
-	commitRE   = regexp.MustCompile("(?i)^\\s*COMMIT(?:\\s+WORK)?" + tail)
-	rollbackRE = regexp.MustCompile("(?i)^\\s*ROLLBACK(?:\\s+WORK)?" + tail)
-	identRE    = regexp.MustCompile("^" + ident + "$")
-	sumRE      = regexp.MustCompile("(?i)^SUM\\(\\s*" + ident + "\\s*\\)$")
-	setRE      = regexp.MustCompile("(?i)^" + ident + "\\s*=\\s*(?:(\\?)|" + ident + "\\s*([-+])\\s*(\\d{1,19}))$")
-	// keywordRE: words that may not be read as column or table names (a
-	// backquoted column with such a name is left to go-mysql-server).
-	keywordRE = regexp.MustCompile("(?i)^(select|from|where|distinct|all|as|and|or|not|xor|div|mod|is|in|like|null|true|false|unknown|default|" +
-		"order|by|asc|desc|between|set|values|value|into|limit|for|lock|union|binary|interval|case|when|then|else|end|exists|" +
-		"current_date|current_time|current_timestamp|current_user|localtime|localtimestamp|utc_date|utc_time|utc_timestamp|" +
-		"sum|count|min|max|avg)$")
-)
-
-type kind uint8
-
-const (
-	pointSelect kind = iota + 1
-	rangeSelect
-	updateByKey
-	deleteByKey
-	insertValues
-	txBegin
-	txCommit
-	txRollback
-)
-
-// shape is a recognized statement (tables resolve per execution: the
-// current database and the catalog can change).
-type shape struct {
-	kind     kind
-	table    string
-	keyCol   string
-	cols     []string // selected or inserted columns
-	sum      string   // SELECT SUM(col): the expression as written, cols[0] is col
-	distinct bool
-	orderBy  string
-	sets     []setClause
-	params   int
-}
-
-// setClause is one assignment of an UPDATE: col = ? (param) or col = src + delta.
-type setClause struct {
-	col, src string
-	param    bool
-	delta    int64
-}
-
-type fastPath struct {
+// Path is the fast path of one server.
+type Path struct {
 	b      *backend.Backend
 	grants *mysql_db.MySQLDb // AUTH-5
 	mu     sync.RWMutex
-	shapes map[string]*shape // by statement text; nil: not a fast-path shape
+	shapes map[string]*shape // FP-6; nil: not a fast-path shape
 }
 
-func newFastPath(b *backend.Backend, grants *mysql_db.MySQLDb) *fastPath {
-	return &fastPath{b: b, grants: grants, shapes: map[string]*shape{}}
+// maxShapes bounds the shape cache (FP-6); a full cache starts over.
+const maxShapes = 10000
+
+// New is the fast path over b, checking privileges in grants.
+func New(b *backend.Backend, grants *mysql_db.MySQLDb) *Path {
+	return &Path{b: b, grants: grants, shapes: map[string]*shape{}}
+}
+
+// shape is the cached shape of a statement text (FP-6), nil if it is
+// none.
+func (fp *Path) shape(query string) *shape {
+	fp.mu.RLock()
+	sh, ok := fp.shapes[query]
+	fp.mu.RUnlock()
+	if ok {
+		return sh
+	}
+	return fp.parse(query)
+}
+
+// normalizedShape is shape for a normalized text (FP-5), which the map
+// lookup does not copy.
+func (fp *Path) normalizedShape(norm []byte) *shape {
+	fp.mu.RLock()
+	sh, ok := fp.shapes[string(norm)]
+	fp.mu.RUnlock()
+	if ok {
+		return sh
+	}
+	return fp.parse(string(norm))
+}
+
+func (fp *Path) parse(query string) *shape {
+	sh := parseShape(query)
+	fp.mu.Lock()
+	if len(fp.shapes) >= maxShapes {
+		clear(fp.shapes)
+	}
+	fp.shapes[query] = sh
+	fp.mu.Unlock()
+	return sh
 }
 
 // privileges are what a statement of kind k needs on its table (AUTH-5:
@@ -148,136 +87,11 @@ var privileges = map[kind][]auth.Privilege{
 	insertValues: {auth.Insert},
 }
 
-func (fp *fastPath) shape(query string) *shape {
-	fp.mu.RLock()
-	sh, ok := fp.shapes[query]
-	fp.mu.RUnlock()
-	if ok {
-		return sh
-	}
-	sh = parseShape(query)
-	fp.mu.Lock()
-	if len(fp.shapes) < 10000 {
-		fp.shapes[query] = sh
-	}
-	fp.mu.Unlock()
-	return sh
-}
-
-// identList splits "a, `b`, c" into names; nil if any item is not a plain
-// column name.
-func identList(s string) []string {
-	var out []string
-	for _, c := range strings.Split(s, ",") {
-		m := identRE.FindStringSubmatch(strings.TrimSpace(c))
-		if m == nil || !plainIdent(m[1]) {
-			return nil
-		}
-		out = append(out, m[1])
-	}
-	return out
-}
-
-// parseShape recognizes a statement, or returns nil; every name in it must
-// be a plain identifier (not a number, not a keyword).
-func parseShape(q string) *shape {
-	sh := matchShape(q)
-	if sh == nil {
-		return nil
-	}
-	names := append([]string{sh.table, sh.keyCol, sh.orderBy}, sh.cols...)
-	for _, sc := range sh.sets {
-		names = append(names, sc.col, sc.src)
-	}
-	for _, n := range names {
-		if n != "" && !plainIdent(n) {
-			return nil
-		}
-	}
-	return sh
-}
-
-func plainIdent(n string) bool {
-	return (n[0] < '0' || n[0] > '9') && !keywordRE.MatchString(n)
-}
-
-func matchShape(q string) *shape {
-	switch {
-	case beginRE.MatchString(q):
-		return &shape{kind: txBegin}
-	case commitRE.MatchString(q):
-		return &shape{kind: txCommit}
-	case rollbackRE.MatchString(q):
-		return &shape{kind: txRollback}
-	}
-	if m := pointSelectRE.FindStringSubmatch(q); m != nil {
-		if cols := identList(m[1]); cols != nil {
-			return &shape{kind: pointSelect, cols: cols, table: m[2], keyCol: m[3], params: 1}
-		}
-		return nil
-	}
-	if m := rangeSelectRE.FindStringSubmatch(q); m != nil {
-		sh := &shape{kind: rangeSelect, distinct: m[1] != "", table: m[3], keyCol: m[4], orderBy: m[5], params: 2}
-		list := strings.TrimSpace(m[2])
-		if sm := sumRE.FindStringSubmatch(list); sm != nil {
-			if sh.distinct || sh.orderBy != "" {
-				return nil
-			}
-			sh.sum, sh.cols = list, []string{sm[1]}
-			return sh
-		}
-		if sh.cols = identList(list); sh.cols == nil {
-			return nil
-		}
-		return sh
-	}
-	if m := updateRE.FindStringSubmatch(q); m != nil {
-		sh := &shape{kind: updateByKey, table: m[1], keyCol: m[3], params: 1}
-		for _, a := range strings.Split(m[2], ",") {
-			am := setRE.FindStringSubmatch(strings.TrimSpace(a))
-			if am == nil {
-				return nil
-			}
-			sc := setClause{col: am[1], param: am[2] != ""}
-			if sc.param {
-				sh.params++
-			} else {
-				sc.src = am[3]
-				d, err := strconv.ParseInt(am[5], 10, 64)
-				if err != nil {
-					return nil
-				}
-				if am[4] == "-" {
-					d = -d
-				}
-				sc.delta = d
-			}
-			sh.sets = append(sh.sets, sc)
-		}
-		return sh
-	}
-	if m := deleteRE.FindStringSubmatch(q); m != nil {
-		return &shape{kind: deleteByKey, table: m[1], keyCol: m[2], params: 1}
-	}
-	if m := insertRE.FindStringSubmatch(q); m != nil {
-		cols := identList(m[2])
-		if cols == nil || len(cols) != 1+strings.Count(m[3], "?") {
-			return nil
-		}
-		return &shape{kind: insertValues, table: m[1], cols: cols, params: len(cols)}
-	}
-	return nil
-}
-
-// execute answers the statement if it can (ok); with ok false the caller
-// runs it through go-mysql-server.
-func (fp *fastPath) execute(goctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData) (res *sqltypes.Result, ok bool, err error) {
+// Prepared answers a COM_STMT_EXECUTE if it can (ok); with ok false the
+// caller runs it through go-mysql-server, nothing having been done.
+func (fp *Path) Prepared(goctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData) (res *sqltypes.Result, ok bool, err error) {
 	sh := fp.shape(prepare.PrepareStmt)
 	if sh == nil || int(prepare.ParamsCount) != sh.params || len(prepare.BindVars) != sh.params {
-		return nil, false, nil
-	}
-	s := fp.b.SessionByConn(c.ConnectionID)
-	if s == nil {
 		return nil, false, nil
 	}
 	params := make([]*querypb.BindVariable, sh.params)
@@ -285,6 +99,35 @@ func (fp *fastPath) execute(goctx context.Context, c *mysql.Conn, prepare *mysql
 		if params[i] = prepare.BindVars["v"+strconv.Itoa(i+1)]; params[i] == nil {
 			return nil, false, nil
 		}
+	}
+	return fp.run(goctx, c, sh, params)
+}
+
+// textBuf holds normalized statement texts between uses.
+var textBuf = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}
+
+// Text answers a COM_QUERY if it can (ok), as Prepared would answer the
+// statement prepared with its literals as parameters (FP-5).
+func (fp *Path) Text(goctx context.Context, c *mysql.Conn, query string) (res *sqltypes.Result, ok bool, err error) {
+	bp := textBuf.Get().(*[]byte)
+	defer textBuf.Put(bp)
+	norm, params, ok := normalize(query, (*bp)[:0])
+	if !ok {
+		return nil, false, nil
+	}
+	*bp = norm
+	sh := fp.normalizedShape(norm)
+	if sh == nil || len(params) != sh.params {
+		return nil, false, nil
+	}
+	return fp.run(goctx, c, sh, params)
+}
+
+// run executes a recognized statement with its parameters.
+func (fp *Path) run(goctx context.Context, c *mysql.Conn, sh *shape, params []*querypb.BindVariable) (res *sqltypes.Result, ok bool, err error) {
+	s := fp.b.SessionByConn(c.ConnectionID)
+	if s == nil {
+		return nil, false, nil
 	}
 	ctx := sql.NewContext(goctx, sql.WithSession(s))
 	if sh.kind >= txBegin {
@@ -395,7 +238,7 @@ func transactionControl(ctx *sql.Context, c *mysql.Conn, s *backend.Session, k k
 }
 
 // insertTable resolves an INSERT's table by its primary key column.
-func (fp *fastPath) insertTable(s *backend.Session, sh *shape) (*backend.FastTable, bool) {
+func (fp *Path) insertTable(s *backend.Session, sh *shape) (*backend.FastTable, bool) {
 	for _, col := range sh.cols {
 		if ft, ok := s.FastTable(sh.table, col); ok {
 			return ft, true
@@ -404,7 +247,7 @@ func (fp *fastPath) insertTable(s *backend.Session, sh *shape) (*backend.FastTab
 	return nil, false
 }
 
-func (fp *fastPath) pointSelect(ctx *sql.Context, ft *backend.FastTable, sh *shape, p *querypb.BindVariable) (*sqltypes.Result, error) {
+func (fp *Path) pointSelect(ctx *sql.Context, ft *backend.FastTable, sh *shape, p *querypb.BindVariable) (*sqltypes.Result, error) {
 	sch, ords, err := projection(ft, sh.cols)
 	if err != nil {
 		return nil, err
@@ -417,9 +260,9 @@ func (fp *fastPath) pointSelect(ctx *sql.Context, ft *backend.FastTable, sh *sha
 	if err != nil {
 		return nil, err
 	}
-	res := &sqltypes.Result{Fields: schemaFields(ctx, sch)}
+	res := &sqltypes.Result{Fields: Fields(ctx, sch)}
 	if found {
-		vals, err := sqlRow(ctx, sch, ords, row)
+		vals, err := Row(ctx, sch, ords, row)
 		if err != nil {
 			return nil, err
 		}
@@ -452,22 +295,6 @@ func neededColumns(ft *backend.FastTable, ords []int) []bool {
 	return need
 }
 
-func sqlRow(ctx *sql.Context, sch sql.Schema, ords []int, row sql.Row) ([]sqltypes.Value, error) {
-	vals := make([]sqltypes.Value, len(ords))
-	for i, o := range ords {
-		if row[o] == nil {
-			vals[i] = sqltypes.NULL
-			continue
-		}
-		v, err := sch[i].Type.SQL(ctx, nil, row[o])
-		if err != nil {
-			return nil, err
-		}
-		vals[i] = v
-	}
-	return vals, nil
-}
-
 // collationComparable: a string column under a NO PAD collation (equal
 // values have equal collation keys, trailing spaces count).
 func collationComparable(typ sql.Type) bool {
@@ -487,7 +314,7 @@ func byteComparable(typ sql.Type) bool {
 	return false
 }
 
-func (fp *fastPath) rangeSelect(ctx *sql.Context, ft *backend.FastTable, sh *shape, p1, p2 *querypb.BindVariable) (*sqltypes.Result, error) {
+func (fp *Path) rangeSelect(ctx *sql.Context, ft *backend.FastTable, sh *shape, p1, p2 *querypb.BindVariable) (*sqltypes.Result, error) {
 	keyType := ft.Column(ft.KeyOrdinal()).Type
 	lo, ok1 := bindValue(p1, keyType)
 	hi, ok2 := bindValue(p2, keyType)
@@ -547,7 +374,7 @@ func (fp *fastPath) rangeSelect(ctx *sql.Context, ft *backend.FastTable, sh *sha
 	// SELECT DISTINCT c ... ORDER BY c: c's collation key serves both.
 	oneKey := keyOrder && len(ords) == 1 && ords[0] == orderOrd && byKey != nil && byKey[0]
 	err = ft.Scan(ctx, lo, hi, need, func(row sql.Row) error {
-		vals, err := sqlRow(ctx, sch, ords, row)
+		vals, err := Row(ctx, sch, ords, row)
 		if err != nil {
 			return err
 		}
@@ -632,7 +459,7 @@ func (fp *fastPath) rangeSelect(ctx *sql.Context, ft *backend.FastTable, sh *sha
 			return nil, backend.ErrFallback
 		}
 	}
-	res := &sqltypes.Result{Fields: schemaFields(ctx, sch), Rows: make([][]sqltypes.Value, len(rows))}
+	res := &sqltypes.Result{Fields: Fields(ctx, sch), Rows: make([][]sqltypes.Value, len(rows))}
 	for i, r := range rows {
 		res.Rows[i] = r.vals
 	}
@@ -644,7 +471,7 @@ func (fp *fastPath) rangeSelect(ctx *sql.Context, ft *backend.FastTable, sh *sha
 // sumRange answers SELECT SUM(col) of an integer column over a key range
 // as the general path does (mysql/rules RULE-3): an exact DECIMAL, NULL
 // over no rows.
-func (fp *fastPath) sumRange(ctx *sql.Context, ft *backend.FastTable, sh *shape, lo, hi any) (*sqltypes.Result, error) {
+func (fp *Path) sumRange(ctx *sql.Context, ft *backend.FastTable, sh *shape, lo, hi any) (*sqltypes.Result, error) {
 	o := ft.Ordinal(sh.cols[0])
 	if o < 0 || !types.IsInteger(ft.Column(o).Type) {
 		return nil, backend.ErrFallback
@@ -676,7 +503,7 @@ func (fp *fastPath) sumRange(ctx *sql.Context, ft *backend.FastTable, sh *shape,
 			return nil, backend.ErrFallback
 		}
 	}
-	res := &sqltypes.Result{Fields: schemaFields(ctx, sch), Rows: [][]sqltypes.Value{{val}}}
+	res := &sqltypes.Result{Fields: Fields(ctx, sch), Rows: [][]sqltypes.Value{{val}}}
 	ctx.SetLastQueryInfoInt(sql.RowCount, -1)
 	ctx.SetLastQueryInfoInt(sql.FoundRows, 1)
 	return res, nil
@@ -721,7 +548,7 @@ func (s *exactSum) value() decimal.Decimal {
 	return decimal.NewFromInt(s.small)
 }
 
-func (fp *fastPath) update(ctx *sql.Context, c *mysql.Conn, ft *backend.FastTable, sh *shape, params []*querypb.BindVariable) (*sqltypes.Result, error) {
+func (fp *Path) update(ctx *sql.Context, c *mysql.Conn, ft *backend.FastTable, sh *shape, params []*querypb.BindVariable) (*sqltypes.Result, error) {
 	type assign struct {
 		col, src int
 		val      any // param: converted value
@@ -747,6 +574,22 @@ func (fp *fastPath) update(ctx *sql.Context, c *mysql.Conn, ft *backend.FastTabl
 			}
 		} else if a.src = ft.Ordinal(sc.src); a.src < 0 || !types.IsInteger(typ) || !types.IsInteger(ft.Column(a.src).Type) {
 			return nil, backend.ErrFallback
+		} else if sc.deltaParam {
+			// A signed integer only: an unsigned operand makes MySQL's
+			// arithmetic unsigned.
+			p := params[next]
+			next++
+			if !sqltypes.IsSigned(p.Type) {
+				return nil, backend.ErrFallback
+			}
+			d, err := strconv.ParseInt(string(p.Value), 10, 64)
+			if err != nil || sc.neg && d == math.MinInt64 {
+				return nil, backend.ErrFallback
+			}
+			if sc.neg {
+				d = -d
+			}
+			a.delta = d
 		}
 		as[i] = a
 	}
@@ -785,7 +628,7 @@ func (fp *fastPath) update(ctx *sql.Context, c *mysql.Conn, ft *backend.FastTabl
 		Info: plan.UpdateInfo{Matched: int(matched), Updated: int(changed)}.String()}, nil
 }
 
-func (fp *fastPath) delete(ctx *sql.Context, ft *backend.FastTable, p *querypb.BindVariable) (*sqltypes.Result, error) {
+func (fp *Path) delete(ctx *sql.Context, ft *backend.FastTable, p *querypb.BindVariable) (*sqltypes.Result, error) {
 	key, ok := bindValue(p, ft.Column(ft.KeyOrdinal()).Type)
 	if !ok {
 		return nil, backend.ErrFallback
@@ -798,7 +641,7 @@ func (fp *fastPath) delete(ctx *sql.Context, ft *backend.FastTable, p *querypb.B
 	return &sqltypes.Result{RowsAffected: uint64(n)}, nil
 }
 
-func (fp *fastPath) insert(ctx *sql.Context, ft *backend.FastTable, sh *shape, params []*querypb.BindVariable) (*sqltypes.Result, error) {
+func (fp *Path) insert(ctx *sql.Context, ft *backend.FastTable, sh *shape, params []*querypb.BindVariable) (*sqltypes.Result, error) {
 	if len(sh.cols) != ft.Width() {
 		return nil, backend.ErrFallback // defaults for the others: go-mysql-server's job
 	}
@@ -860,50 +703,4 @@ func bindParam(bv *querypb.BindVariable, typ sql.Type, compared bool) (any, bool
 		}
 	}
 	return nil, false
-}
-
-// schemaFields is the column metadata go-mysql-server sends for a result
-// schema (FP-3).
-func schemaFields(ctx *sql.Context, sch sql.Schema) []*querypb.Field {
-	resultsCharset := ctx.GetCharacterSetResults()
-	out := make([]*querypb.Field, len(sch))
-	for i, c := range sch {
-		charset := uint32(sql.Collation_Default.CharacterSet())
-		if ct, ok := c.Type.(sql.TypeWithCollation); ok {
-			charset = uint32(ct.Collation().CharacterSet())
-		}
-		if types.IsBinaryType(c.Type) {
-			charset = uint32(sql.Collation_binary)
-		} else if resultsCharset != sql.CharacterSet_Unspecified {
-			charset = uint32(resultsCharset)
-		}
-		var flags querypb.MySqlFlag
-		if !c.Nullable {
-			flags |= querypb.MySqlFlag_NOT_NULL_FLAG
-		}
-		if c.AutoIncrement {
-			flags |= querypb.MySqlFlag_AUTO_INCREMENT_FLAG
-		}
-		if c.PrimaryKey {
-			flags |= querypb.MySqlFlag_PRI_KEY_FLAG
-		}
-		if types.IsUnsigned(c.Type) || types.IsYear(c.Type) {
-			flags |= querypb.MySqlFlag_UNSIGNED_FLAG
-		}
-		if types.IsYear(c.Type) {
-			flags |= querypb.MySqlFlag_ZEROFILL_FLAG // as fixFields sends YEAR
-		}
-		f := &querypb.Field{Name: c.Name, OrgName: c.Name, Table: c.Source, OrgTable: c.Source,
-			Database: c.DatabaseSource, Type: c.Type.Type(), Charset: charset,
-			ColumnLength: c.Type.MaxTextResponseByteLength(ctx), Flags: uint32(flags)}
-		if types.IsDecimal(c.Type) {
-			f.Decimals = uint32(c.Type.(sql.DecimalType).Scale())
-		} else if types.IsDatetimeType(c.Type) {
-			f.Decimals = uint32(c.Type.(sql.DatetimeType).Precision())
-		} else if types.IsFloat(c.Type) {
-			f.Decimals = 31 // not fixed, as fixFields sends it
-		}
-		out[i] = f
-	}
-	return out
 }

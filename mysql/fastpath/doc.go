@@ -1,0 +1,61 @@
+// Package fastpath answers the common single-table OLTP statements
+// directly on the engine, skipping go-mysql-server's parse, binding and
+// analysis. It serves prepared statements (COM_STMT_EXECUTE) and the same
+// statements sent as text (COM_QUERY), the shapes sysbench's OLTP
+// workloads and most applications' key lookups use, with any table and
+// column names:
+//
+//	SELECT col[, col...] FROM t WHERE pk = ?
+//	SELECT [DISTINCT] col[, col...] FROM t WHERE pk BETWEEN ? AND ? [ORDER BY col [ASC]]
+//	SELECT SUM(col) FROM t WHERE pk BETWEEN ? AND ?
+//	UPDATE t SET col = ? | col = col {+|-} n [, ...] WHERE pk = ?
+//	DELETE FROM t WHERE pk = ?
+//	INSERT INTO t (every column) VALUES (?, ...)
+//	BEGIN | START TRANSACTION | COMMIT | ROLLBACK
+//
+// The engine side is mysql/backend's FastTable (rules FPB-1..3: which
+// tables qualify, reads in the session's transaction, writes through the
+// editor); the server's handler calls Prepared and Text before it hands a
+// statement to go-mysql-server.
+//
+// FP-1 Only these exact shapes are taken: plain column names of one table
+// in the session's current database whose primary key is the single
+// column pk, parameters whose type family (integer, string) matches their
+// column's. Anything else, including any value or state the backend does
+// not handle exactly as go-mysql-server would (backend.ErrFallback), goes
+// to go-mysql-server, with nothing done.
+// FP-2 Reads and writes run in the session's transaction as
+// go-mysql-server's would (backend FPB-2, FPB-3): in autocommit mode with
+// no transaction, or in a transaction that stays open (BEGIN, autocommit
+// off). A transaction that go-mysql-server would commit at the end of the
+// statement (left by a failed autocommit statement) takes its path.
+// FP-3 Results (column metadata, values, affected rows, insert id, info)
+// are what go-mysql-server returns for the same statement; a test runs
+// generated statements through both paths, as prepared statements and as
+// text, and compares.
+// FP-4 DISTINCT and ORDER BY are taken only on integer columns and strings
+// under a binary NO PAD collation, where equal means byte-equal; sorting
+// is stable, as go-mysql-server's; DISTINCT with ORDER BY only when the
+// order column is selected. Selects fall back while sql_select_limit is
+// not its default.
+// FP-5 A text statement is answered only where the same statement sent
+// prepared, its literals as parameters, would be (FP-1..4): normalize
+// replaces each integer and plain single-quoted string literal by '?' and
+// binds it as a parameter of that type (a quoted '5' stays a string; a
+// minus sign directly before a number after an operator, '(', ',',
+// BETWEEN or AND is part of it). Any other literal (decimal, float, hex,
+// bit, NULL, TRUE, an escaped or non-ASCII string, a charset
+// introducer), comments, user variables, '?' outside a string, double
+// quotes and more than one statement make the text fall back whole.
+// FP-6 Shapes are cached by statement text (prepared) or normalized text
+// (text), at most maxShapes of each; a shape names tables and columns,
+// which are resolved at every execution (the current database and the
+// catalog can change between two).
+//
+// Not done here: fast-path statements do not appear in the process list
+// (SHOW PROCESSLIST, KILL QUERY) nor in Questions/Com_* counters.
+//
+// Privileges: a statement is taken only when the session holds its
+// privileges on the table and, for writes, read_only is off (auth AUTH-5);
+// otherwise go-mysql-server runs and checks it.
+package fastpath

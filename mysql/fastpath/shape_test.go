@@ -1,0 +1,47 @@
+package fastpath
+
+import "testing"
+
+// TestFastPathShapes: names that are numbers or keywords are never taken
+// for columns (the statement means something else), and the shapes
+// sysbench uses are recognized.
+func TestFastPathShapes(t *testing.T) {
+	for _, q := range []string{
+		"SELECT 1 FROM t WHERE id=?",
+		"SELECT c FROM t WHERE 1 = ?",
+		"DELETE FROM t WHERE 1 = ?",
+		"UPDATE t SET c = null + 1 WHERE id = ?",
+		"UPDATE t SET c = true WHERE id = ?",
+		"SELECT current_date FROM t WHERE id = ?",
+		"SELECT c FROM t WHERE id BETWEEN ? AND ? ORDER BY 1",
+		"SELECT c FROM t WHERE id BETWEEN ? AND ? ORDER BY c DESC",
+		"SELECT c FROM t WHERE id = ? LIMIT 1",
+		"SELECT c FROM t WHERE id = ? FOR UPDATE",
+		"SELECT c, FROM t WHERE id = ?",
+		"INSERT INTO t (a, b) VALUES (?, ?, ?)",
+		"UPDATE t SET k = k + 1 WHERE id = ? LIMIT 1",
+		"SELECT SUM(k) FROM t WHERE id BETWEEN ? AND ? ORDER BY k",
+	} {
+		if sh := parseShape(q); sh != nil {
+			t.Errorf("%q taken as %+v", q, sh)
+		}
+	}
+	for q, k := range map[string]kind{
+		"SELECT c FROM sbtest1 WHERE id=?":                                   pointSelect,
+		"SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ?":                     rangeSelect,
+		"SELECT SUM(k) FROM sbtest1 WHERE id BETWEEN ? AND ?":                rangeSelect,
+		"SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c":          rangeSelect,
+		"SELECT DISTINCT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c": rangeSelect,
+		"UPDATE sbtest1 SET k=k+1 WHERE id=?":                                updateByKey,
+		"UPDATE sbtest1 SET c=? WHERE id=?":                                  updateByKey,
+		"DELETE FROM sbtest1 WHERE id=?":                                     deleteByKey,
+		"INSERT INTO sbtest1 (id, k, c, pad) VALUES (?, ?, ?, ?)":            insertValues,
+		"BEGIN":  txBegin,
+		"COMMIT": txCommit,
+		"select `c` from `sbtest1` where `id` between ? and ? order by `c` asc;": rangeSelect,
+	} {
+		if sh := parseShape(q); sh == nil || sh.kind != k {
+			t.Errorf("%q: %+v, want kind %d", q, sh, k)
+		}
+	}
+}
