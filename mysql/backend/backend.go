@@ -90,8 +90,10 @@ func (b *Backend) RowCounters() (read, written uint64) {
 	return b.rowsRead.Load(), b.rowsWritten.Load()
 }
 
-// FastSelects counts statements answered by the server's fast path.
+// FastSelects counts the selects the server's fast path answered;
+// CountFastSelect counts one (a select that fell back is not one).
 func (b *Backend) FastSelects() uint64 { return b.fastSelects.Load() }
+func (b *Backend) CountFastSelect()    { b.fastSelects.Add(1) }
 
 // FastTxControl counts the BEGIN, COMMIT and ROLLBACK statements the
 // server's fast path ran; CountFastTxControl counts one.

@@ -205,7 +205,6 @@ func (ft *FastTable) Get(ctx *sql.Context, key any, need []bool) (sql.Row, bool,
 		return nil, false, err
 	}
 	defer release()
-	s.b.fastSelects.Add(1)
 	v, found, err := tx.Get(t.primary, k)
 	if err != nil || !found {
 		return nil, false, s.engineErr(err)
@@ -236,7 +235,6 @@ func (ft *FastTable) Scan(ctx *sql.Context, lo, hi any, need []bool, fn func(sql
 		return err
 	}
 	defer release()
-	s.b.fastSelects.Add(1)
 	row := make(sql.Row, len(t.cols))
 	it := tx.Scan(t.primary, loKey, prefixEnd(hiKey), false)
 	defer it.Close()

@@ -139,19 +139,16 @@ func (fp *Path) run(goctx context.Context, c *mysql.Conn, sh *shape, params []*q
 	}
 	// FP-2: go-mysql-server commits at the end of a statement when
 	// autocommit is on and no BEGIN is in force. Taken here: autocommit
-	// with no transaction (the backend commits), or a transaction that
-	// stays open. Not taken: autocommit off with no transaction (one would
-	// be started and left open), or a transaction left behind by a failed
-	// autocommit statement (go-mysql-server would commit it now).
+	// with no transaction (the backend commits), a transaction that stays
+	// open, or autocommit off with no transaction (go-mysql-server starts
+	// one for the statement and leaves it open: so does the fast path,
+	// below). Not taken: a transaction left behind by a failed autocommit
+	// statement (go-mysql-server would commit it now).
 	autocommit, err := plan.IsSessionAutocommit(ctx)
 	if err != nil {
 		return nil, false, nil
 	}
-	if s.GetTransaction() == nil {
-		if !autocommit {
-			return nil, false, nil
-		}
-	} else if autocommit && !s.GetIgnoreAutoCommit() {
+	if s.GetTransaction() != nil && autocommit && !s.GetIgnoreAutoCommit() {
 		return nil, false, nil
 	}
 	if sh.kind == pointSelect || sh.kind == rangeSelect {
@@ -172,6 +169,15 @@ func (fp *Path) run(goctx context.Context, c *mysql.Conn, sh *shape, params []*q
 	if !auth.FastPathAllowed(ctx, fp.grants, s.GetCurrentDatabase(), sh.table, sh.kind != pointSelect && sh.kind != rangeSelect, privileges[sh.kind]...) {
 		return nil, false, nil // AUTH-5
 	}
+	if !autocommit && s.GetTransaction() == nil {
+		// As go-mysql-server's engine begins it (a fallback from here on
+		// finds it started, as go-mysql-server would have).
+		tx, err := s.StartTransaction(ctx, sql.ReadWrite)
+		if err != nil {
+			return nil, true, err
+		}
+		s.SetTransaction(tx)
+	}
 	switch sh.kind {
 	case pointSelect:
 		res, err = fp.pointSelect(ctx, ft, sh, params[0])
@@ -189,6 +195,9 @@ func (fp *Path) run(goctx context.Context, c *mysql.Conn, sh *shape, params []*q
 	}
 	if err != nil {
 		return nil, true, err
+	}
+	if sh.kind == pointSelect || sh.kind == rangeSelect {
+		fp.b.CountFastSelect()
 	}
 	s.ClearWarnings()
 	return res, true, nil
@@ -486,8 +495,20 @@ func (fp *Path) sumRange(ctx *sql.Context, ft *backend.FastTable, sh *shape, lo,
 		case nil:
 		case int64:
 			acc.addInt(v)
+		case int32:
+			acc.addInt(int64(v))
+		case int16:
+			acc.addInt(int64(v))
+		case int8:
+			acc.addInt(int64(v))
 		case uint64:
 			acc.addUint(v)
+		case uint32:
+			acc.addInt(int64(v))
+		case uint16:
+			acc.addInt(int64(v))
+		case uint8:
+			acc.addInt(int64(v))
 		default:
 			return backend.ErrFallback
 		}

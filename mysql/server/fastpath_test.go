@@ -273,6 +273,15 @@ func fastPathDifferential(t *testing.T, text bool) {
 				mustExec(t, sd.conn, q)
 			}
 		}
+		if rng.Intn(70) == 0 {
+			// With autocommit off, a statement outside BEGIN starts a
+			// transaction that stays open (FP-2); SET autocommit = 1
+			// commits it.
+			q := []string{"SET autocommit = 0", "SET autocommit = 1"}[rng.Intn(2)]
+			for _, sd := range sides {
+				mustExec(t, sd.conn, q)
+			}
+		}
 		if rng.Intn(25) == 0 {
 			q := "BEGIN"
 			if inTx {
@@ -310,10 +319,9 @@ func fastPathDifferential(t *testing.T, text bool) {
 				rowsOfQuery(t, sides[0].conn, "SELECT id FROM sb WHERE id > 100 OR id < 1"), rowsOfQuery(t, sides[1].conn, "SELECT id FROM sb WHERE id > 100 OR id < 1"))
 		}
 	}
-	if inTx {
-		for _, sd := range sides {
-			mustExec(t, sd.conn, "COMMIT")
-		}
+	for _, sd := range sides {
+		mustExec(t, sd.conn, "COMMIT")
+		mustExec(t, sd.conn, "SET autocommit = 1")
 	}
 	for _, q := range []string{"SELECT * FROM sb ORDER BY id", "SELECT * FROM u ORDER BY id", "SELECT * FROM n ORDER BY name", "SELECT * FROM big ORDER BY id",
 		"SELECT id, k FROM sb FORCE INDEX (k_1) ORDER BY k, id", "SHOW CREATE TABLE sb"} {
