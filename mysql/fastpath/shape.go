@@ -29,7 +29,8 @@ var (
 	keywordRE = regexp.MustCompile("(?i)^(select|from|where|distinct|all|as|and|or|not|xor|div|mod|is|in|like|null|true|false|unknown|default|" +
 		"order|by|asc|desc|between|set|values|value|into|limit|for|lock|union|binary|interval|case|when|then|else|end|exists|" +
 		"current_date|current_time|current_timestamp|current_user|localtime|localtimestamp|utc_date|utc_time|utc_timestamp|" +
-		"sum|count|min|max|avg)$")
+		"sum|count|min|max|avg|high_priority|low_priority|delayed|ignore|straight_join|distinctrow|sql_small_result|sql_big_result|" +
+		"sql_buffer_result|sql_no_cache|sql_cache|sql_calc_found_rows|quick)$")
 )
 
 type kind uint8

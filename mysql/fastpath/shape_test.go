@@ -21,6 +21,8 @@ func TestFastPathShapes(t *testing.T) {
 		"INSERT INTO t (a, b) VALUES (?, ?, ?)",
 		"UPDATE t SET k = k + 1 WHERE id = ? LIMIT 1",
 		"SELECT SUM(k) FROM t WHERE id BETWEEN ? AND ? ORDER BY k",
+		"SELECT high_priority FROM t WHERE id = ?",
+		"SELECT sql_no_cache FROM t WHERE id = ?",
 	} {
 		if sh := parseShape(q); sh != nil {
 			t.Errorf("%q taken as %+v", q, sh)

@@ -765,16 +765,35 @@ func mapError(err error) error {
 // rewrite applies rewriteQuery and generatedValues for the session's
 // sql_mode, and starts the statement's diagnostics area.
 func (h *errorHandler) rewrite(c *mysql.Conn, query string) string {
+	return h.correct(c, h.begin(c, query))
+}
+
+// begin starts a statement in the session: its text in utf8mb4 (from
+// character_set_client), its diagnostics area and insert ids.
+func (h *errorHandler) begin(c *mysql.Conn, query string) string {
 	if panicProbe != nil {
 		panicProbe(query)
 	}
 	s := h.session(c)
 	if s == nil {
-		return rewriteText(query, true)
+		return query
 	}
 	query = clientText(s, query)
 	beginDiagnostics(s, query)
 	s.BeginInsertIDs()
+	return query
+}
+
+// correct is the statement-text corrections before go-mysql-server's
+// parser (rewriteText, generated-column values, INSERT ... SELECT's
+// VALUES()); none applies to a statement the fast path takes (fastpath
+// FP-5 accepts no comments, variables, modifiers or hints), which runs
+// before them.
+func (h *errorHandler) correct(c *mysql.Conn, query string) string {
+	s := h.session(c)
+	if s == nil {
+		return rewriteText(query, true)
+	}
 	mode := ""
 	if strings.IndexByte(query, '\\') >= 0 || h.b.HasGeneratedColumns() {
 		if m, err := s.GetSessionVariable(nil, "sql_mode"); err == nil {
@@ -862,10 +881,11 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 	if err := packetLimit(len(query)); err != nil {
 		return err
 	}
-	query = h.rewrite(c, query)
+	query = h.begin(c, query)
 	if ok, err := h.fastText(ctx, c, query, cb); ok {
 		return err
 	}
+	query = h.correct(c, query)
 	if query, err = h.createOrReplace(ctx, c, query); err != nil { // SRV-REPLACE
 		h.done(c, err)
 		return err
@@ -1356,10 +1376,11 @@ func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 	if err := packetLimit(len(query)); err != nil {
 		return "", err
 	}
-	query = h.rewrite(c, query)
+	query = h.begin(c, query)
 	if ok, err := h.fastText(ctx, c, query, cb); ok { // one statement only (FP-5)
 		return "", err
 	}
+	query = h.correct(c, query)
 	if query, err = h.createOrReplace(ctx, c, query); err != nil { // SRV-REPLACE
 		h.done(c, err)
 		return "", err
