@@ -179,57 +179,163 @@ func errWrongSubKey() error {
 		"Incorrect prefix key; the used key part isn't a string, the used length is longer than the key part, or the storage engine doesn't support unique prefix keys")
 }
 
-// backfill writes ix's entry for every row of t, a batch of rows per
-// engine transaction.
+// Index builds (IX-n, continued):
+//
+// IX-2 CREATE INDEX fills the new index from one pass over the table
+// under the exclusive metadata lock (MDL-2): entries are collected in
+// chunks of at most indexBuildChunk bytes, each chunk sorted and written
+// in key order (so the tree's leaves fill as they are appended, BT-6) in
+// transactions of indexBuildBatch entries. A unique index's duplicates
+// are found among sorted neighbours within a chunk, and through the tree
+// for a chunk after the first (which may meet entries already written).
+
+// indexBuildChunk and indexBuildBatch are variables for the tests, which
+// shrink them to build through many chunks and batches.
+var (
+	indexBuildChunk = 64 << 20
+	indexBuildBatch = 20000
+)
+
+// buildEntries is one chunk of an index build: entries in one arena.
+type buildEntries struct {
+	arena  []byte
+	starts []int // entry i is arena[starts[i]:starts[i+1]]
+	plen   []int // its prefix's length (the key parts; the rest is the primary key), -1 if a key part is NULL
+}
+
+func (e *buildEntries) add(entry []byte, prefixLen int) {
+	if len(e.starts) == 0 {
+		e.starts = append(e.starts, 0)
+	}
+	e.arena = append(e.arena, entry...)
+	e.starts = append(e.starts, len(e.arena))
+	e.plen = append(e.plen, prefixLen)
+}
+
+func (e *buildEntries) len() int { return len(e.plen) }
+
+func (e *buildEntries) entry(i int) []byte { return e.arena[e.starts[i]:e.starts[i+1]] }
+
+func (e *buildEntries) reset() {
+	e.arena, e.starts, e.plen = e.arena[:0], e.starts[:0], e.plen[:0]
+}
+
+// backfill writes ix's entry for every row of t (IX-2).
 func backfill(ctx *sql.Context, db *engine.DB, t *table, ix *index) error {
-	const batch = 2000
+	const scanBatch = 2000
 	var from []byte
 	row := make(sql.Row, len(t.cols))
+	var chunk buildEntries
+	chunks := 0
 	for {
 		tx := db.Begin()
 		it := tx.Scan(t.primary, from, nil, false)
 		n := 0
 		var last []byte
-		for n < batch && it.Next() {
-			pk := append([]byte{}, it.Key()...)
+		for n < scanBatch && it.Next() {
+			pk := it.Key()
 			if err := decodeRow(ctx, it.Value(), t.cols, row); err != nil {
 				tx.Rollback()
 				return err
 			}
-			entry, err := ix.entryKey(ctx, row, pk)
+			prefix, err := ix.prefixKey(ctx, row)
 			if err != nil {
 				tx.Rollback()
 				return err
 			}
-			if ix.def.Unique && !ix.hasNull(row) {
-				prefix, _ := ix.prefixKey(ctx, row)
+			plen := len(prefix)
+			if ix.hasNull(row) {
+				plen = -1
+			}
+			entry := append(prefix, pk...)
+			if err := checkKeyLen(entry); err != nil {
+				tx.Rollback()
+				return err
+			}
+			chunk.add(entry, plen)
+			last = append(last[:0], pk...)
+			n++
+		}
+		err := it.Err()
+		it.Close()
+		tx.Rollback()
+		if err != nil {
+			return err
+		}
+		done := n < scanBatch
+		if done || len(chunk.arena) >= indexBuildChunk {
+			if err := writeChunk(ctx, db, t, ix, &chunk, chunks > 0); err != nil {
+				return err
+			}
+			chunks++
+			chunk.reset()
+		}
+		if done {
+			return nil
+		}
+		from = append(last, 0) // the next key after last
+	}
+}
+
+// writeChunk sorts a chunk of index entries and writes them in key order,
+// checking a unique index's entries (IX-2): against their neighbours, and
+// against the tree when earlier chunks were written (probeTree).
+func writeChunk(ctx *sql.Context, db *engine.DB, t *table, ix *index, c *buildEntries, probeTree bool) error {
+	order := make([]int32, c.len())
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return bytes.Compare(c.entry(int(a)), c.entry(int(b))) })
+	if ix.def.Unique {
+		for k := 1; k < len(order); k++ {
+			a, b := int(order[k-1]), int(order[k])
+			if c.plen[b] >= 0 && c.plen[a] == c.plen[b] && bytes.Equal(c.entry(a)[:c.plen[a]], c.entry(b)[:c.plen[b]]) {
+				return duplicateEntry(ctx, db, t, c.entry(b)[c.plen[b]:])
+			}
+		}
+	}
+	for start := 0; start < len(order); start += indexBuildBatch {
+		tx := db.Begin()
+		for _, i := range order[start:min(start+indexBuildBatch, len(order))] {
+			entry, plen := c.entry(int(i)), c.plen[i]
+			if probeTree && ix.def.Unique && plen >= 0 {
+				prefix := entry[:plen]
 				dup := tx.Scan(ix.ks, prefix, prefixEnd(prefix), false)
 				for dup.Next() {
-					if !bytes.Equal(dup.Key()[len(prefix):], pk) {
+					if !bytes.Equal(dup.Key()[len(prefix):], entry[plen:]) {
+						dup.Close()
 						tx.Rollback()
-						return sql.NewUniqueKeyErr(fmt.Sprint(row), false, nil)
+						return duplicateEntry(ctx, db, t, entry[plen:])
 					}
 				}
+				dup.Close()
 			}
 			if err := tx.Put(ix.ks, entry, nil); err != nil {
 				tx.Rollback()
 				return mapEngineErr(err)
 			}
-			last = pk
-			n++
-		}
-		if err := it.Err(); err != nil {
-			tx.Rollback()
-			return err
 		}
 		if err := tx.Commit(); err != nil {
 			return mapEngineErr(err)
 		}
-		if n < batch {
-			return nil
-		}
-		from = append(last, 0) // the next key after last
 	}
+	return nil
+}
+
+// duplicateEntry is the error for a unique index build meeting the row
+// with primary key pk a second time.
+func duplicateEntry(ctx *sql.Context, db *engine.DB, t *table, pk []byte) error {
+	tx := db.Begin()
+	defer tx.Rollback()
+	v, found, err := tx.Get(t.primary, pk)
+	if err != nil || !found {
+		return sql.NewUniqueKeyErr(fmt.Sprintf("%x", pk), false, nil)
+	}
+	row := make(sql.Row, len(t.cols))
+	if err := decodeRow(ctx, v, t.cols, row); err != nil {
+		return err
+	}
+	return sql.NewUniqueKeyErr(fmt.Sprint(row), false, nil)
 }
 
 // DropIndex implements sql.IndexAlterableTable.
