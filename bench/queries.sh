@@ -35,9 +35,10 @@ RES=$DIR/results
 rm -rf "$DIR/mariadb" "$DIR/strata"
 mkdir -p "$RES" "$DIR/strata"
 (cd "$ROOT" && go build -o "$DIR/strata/strata" ./cmd/strata && go build -o "$DIR/queries" ./bench/queries)
+MARIADB_PID=; STRATA_PID=
+trap 'kill $MARIADB_PID $STRATA_PID 2>/dev/null || true; wait 2>/dev/null || true' EXIT
 start_mariadb "$DIR/mariadb" $MPORT "$BP"
 start_strata "$DIR/strata" $SPORT "$BP" $PPORT
-trap 'kill $MARIADB_PID $STRATA_PID 2>/dev/null || true; wait 2>/dev/null || true' EXIT
 wait_port $MPORT
 wait_port $SPORT
 args=(--scale "$SCALE" --runs "$RUNS" --dsn "mariadb=root@tcp(127.0.0.1:$MPORT)/" --dsn "strata=root@tcp(127.0.0.1:$SPORT)/")

@@ -47,7 +47,8 @@ EOF
 }
 
 start_strata() {
-	local dir=$1 port=$2 bp=$3 mport=$4 bin=${5:-$dir/strata}
+	local dir=$1 port=$2 bp=$3 mport=$4
+	local bin=${5:-$1/strata}
 	mkdir -p "$dir"
 	"$bin" --datadir "$dir/data" --port "$port" --buffer-pool-size "$bp" \
 		--log-capacity 256M --metrics-addr "127.0.0.1:$mport" >"$dir/strata.log" 2>&1 &

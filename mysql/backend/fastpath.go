@@ -41,7 +41,7 @@ type FastTable struct {
 }
 
 // FastTable resolves table in the current database if its primary key is
-// the single column keyCol (FPB-1).
+// the single column keyCol, or any single column with keyCol "" (FPB-1).
 func (s *Session) FastTable(table, keyCol string) (*FastTable, bool) {
 	s.b.mu.RLock()
 	d := s.b.dbs[strings.ToLower(s.GetCurrentDatabase())]
@@ -53,7 +53,7 @@ func (s *Session) FastTable(table, keyCol string) (*FastTable, bool) {
 	if s.temporary(d.name, table) != nil {
 		return nil, false // a temporary table is go-mysql-server's to serve
 	}
-	if t == nil || len(t.pk) != 1 || !strings.EqualFold(t.sch[t.pk[0]].Name, keyCol) {
+	if t == nil || len(t.pk) != 1 || keyCol != "" && !strings.EqualFold(t.sch[t.pk[0]].Name, keyCol) {
 		return nil, false
 	}
 	return &FastTable{s: s, t: t}, true
@@ -434,55 +434,61 @@ func (ft *FastTable) DeleteByKey(ctx *sql.Context, key any) (n int64, err error)
 	return n, nil
 }
 
-// Insert inserts row, a value for every column already converted to the
-// column's type. insertID is the AUTO_INCREMENT column's value (which must
-// be given: a generated one takes go-mysql-server's path), else 0.
-func (ft *FastTable) Insert(ctx *sql.Context, row sql.Row) (insertID uint64, err error) {
+// Insert inserts rows, as one statement, each with a value for every
+// column already converted to the column's type. insertID is the
+// AUTO_INCREMENT column's value in the last row (which must be given: a
+// generated one takes go-mysql-server's path), else 0 (SES-8's OK-packet
+// id for a statement that generated none).
+func (ft *FastTable) Insert(ctx *sql.Context, rows []sql.Row) (insertID uint64, err error) {
 	t := ft.t
-	if len(row) != len(t.cols) {
-		return 0, ErrFallback
-	}
-	for i, c := range t.sch {
-		if row[i] == nil && !c.Nullable {
+	for _, row := range rows {
+		if len(row) != len(t.cols) {
 			return 0, ErrFallback
 		}
-	}
-	if t.autoCol >= 0 {
-		v := row[t.autoCol]
-		if v == nil {
-			return 0, ErrFallback
+		for i, c := range t.sch {
+			if row[i] == nil && !c.Nullable {
+				return 0, ErrFallback
+			}
 		}
-		if zero, err := t.sch[t.autoCol].Type.Compare(ctx, v, 0); err != nil || zero == 0 {
-			return 0, ErrFallback // 0 generates a value (unless NO_AUTO_VALUE_ON_ZERO)
+		if t.autoCol >= 0 {
+			v := row[t.autoCol]
+			if v == nil {
+				return 0, ErrFallback
+			}
+			if zero, err := t.sch[t.autoCol].Type.Compare(ctx, v, 0); err != nil || zero == 0 {
+				return 0, ErrFallback // 0 generates a value (unless NO_AUTO_VALUE_ON_ZERO)
+			}
 		}
 	}
 	err = ft.write(ctx, func(e *editor, tx *engine.Tx) error {
-		if err := e.insert(ctx, tx, row); err != nil {
-			return err
-		}
-		if t.autoCol >= 0 {
-			// Moves the counter past the given value, as go-mysql-server's
-			// AutoIncrement expression does.
-			if _, err := (&Table{t: t}).GetNextAutoIncrementValue(ctx, row[t.autoCol]); err != nil {
+		for _, row := range rows {
+			if err := e.insert(ctx, tx, row); err != nil {
 				return err
 			}
-			// The OK packet's insert id is the given value as a 64-bit
-			// two's complement number (go-mysql-server's getAutoIncVal).
-			cv, err := t.cols[t.autoCol].canonical(ctx, row[t.autoCol])
-			if err != nil {
-				return ErrFallback
+			if t.autoCol >= 0 {
+				// Moves the counter past the given value, as go-mysql-server's
+				// AutoIncrement expression does.
+				if _, err := (&Table{t: t}).GetNextAutoIncrementValue(ctx, row[t.autoCol]); err != nil {
+					return err
+				}
+				// The OK packet's insert id is the given value as a 64-bit
+				// two's complement number (go-mysql-server's getAutoIncVal).
+				cv, err := t.cols[t.autoCol].canonical(ctx, row[t.autoCol])
+				if err != nil {
+					return ErrFallback
+				}
+				switch v := cv.(type) {
+				case int64:
+					insertID = uint64(v)
+				case uint64:
+					insertID = v
+				default:
+					return ErrFallback
+				}
 			}
-			switch v := cv.(type) {
-			case int64:
-				insertID = uint64(v)
-			case uint64:
-				insertID = v
-			default:
-				return ErrFallback
-			}
+			t.ctr.rows.Add(1)
+			ft.s.rowsWritten.Add(1)
 		}
-		t.ctr.rows.Add(1)
-		ft.s.rowsWritten.Add(1)
 		return nil
 	})
 	if err != nil {

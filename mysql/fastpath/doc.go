@@ -10,7 +10,7 @@
 //	SELECT SUM(col) FROM t WHERE pk BETWEEN ? AND ?
 //	UPDATE t SET col = ? | col = col {+|-} n [, ...] WHERE pk = ?
 //	DELETE FROM t WHERE pk = ?
-//	INSERT INTO t (every column) VALUES (?, ...)
+//	INSERT INTO t [(every column)] VALUES (?, ...)[, (?, ...)...]
 //	BEGIN | START TRANSACTION | COMMIT | ROLLBACK
 //
 // The engine side is mysql/backend's FastTable (rules FPB-1..3: which
@@ -51,6 +51,14 @@
 // (text), at most maxShapes of each; a shape names tables and columns,
 // which are resolved at every execution (the current database and the
 // catalog can change between two).
+//
+// FP-7 A multi-row INSERT sent as text whose tuples are all written as
+// the first one (as dumps and batching drivers write them) is the
+// single-row shape applied to each tuple's parameters, as one statement:
+// every row is inserted or none (a value that does not fit, or a
+// duplicate key, undoes the statement and hands it to go-mysql-server),
+// affected rows are the row count, and the insert id is the last row's
+// AUTO_INCREMENT value (backend SES-8).
 //
 // Not done here: fast-path statements do not appear in the process list
 // (SHOW PROCESSLIST, KILL QUERY) nor in Questions/Com_* counters.

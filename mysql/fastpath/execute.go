@@ -100,7 +100,7 @@ func (fp *Path) Prepared(goctx context.Context, c *mysql.Conn, prepare *mysql.Pr
 			return nil, false, nil
 		}
 	}
-	return fp.run(goctx, c, sh, params)
+	return fp.run(goctx, c, sh, params, 1)
 }
 
 // textBuf holds normalized statement texts between uses.
@@ -116,15 +116,20 @@ func (fp *Path) Text(goctx context.Context, c *mysql.Conn, query string) (res *s
 		return nil, false, nil
 	}
 	*bp = norm
-	sh := fp.normalizedShape(norm)
-	if sh == nil || len(params) != sh.params {
+	key, rows := norm, 1
+	if single, n, ok := oneTuple(norm); ok { // FP-7
+		key, rows = single, n
+	}
+	sh := fp.normalizedShape(key)
+	if sh == nil || len(params) != sh.params*rows || rows > 1 && sh.kind != insertValues {
 		return nil, false, nil
 	}
-	return fp.run(goctx, c, sh, params)
+	return fp.run(goctx, c, sh, params, rows)
 }
 
-// run executes a recognized statement with its parameters.
-func (fp *Path) run(goctx context.Context, c *mysql.Conn, sh *shape, params []*querypb.BindVariable) (res *sqltypes.Result, ok bool, err error) {
+// run executes a recognized statement with its parameters (rows tuples
+// of them for a multi-row INSERT, FP-7).
+func (fp *Path) run(goctx context.Context, c *mysql.Conn, sh *shape, params []*querypb.BindVariable, rows int) (res *sqltypes.Result, ok bool, err error) {
 	s := fp.b.SessionByConn(c.ConnectionID)
 	if s == nil {
 		return nil, false, nil
@@ -188,7 +193,7 @@ func (fp *Path) run(goctx context.Context, c *mysql.Conn, sh *shape, params []*q
 	case deleteByKey:
 		res, err = fp.delete(ctx, ft, params[0])
 	case insertValues:
-		res, err = fp.insert(ctx, ft, sh, params)
+		res, err = fp.insert(ctx, ft, sh, params, rows)
 	}
 	if errors.Is(err, backend.ErrFallback) {
 		return nil, false, nil
@@ -248,6 +253,9 @@ func transactionControl(ctx *sql.Context, c *mysql.Conn, s *backend.Session, k k
 
 // insertTable resolves an INSERT's table by its primary key column.
 func (fp *Path) insertTable(s *backend.Session, sh *shape) (*backend.FastTable, bool) {
+	if sh.cols == nil {
+		return s.FastTable(sh.table, "")
+	}
 	for _, col := range sh.cols {
 		if ft, ok := s.FastTable(sh.table, col); ok {
 			return ft, true
@@ -662,32 +670,49 @@ func (fp *Path) delete(ctx *sql.Context, ft *backend.FastTable, p *querypb.BindV
 	return &sqltypes.Result{RowsAffected: uint64(n)}, nil
 }
 
-func (fp *Path) insert(ctx *sql.Context, ft *backend.FastTable, sh *shape, params []*querypb.BindVariable) (*sqltypes.Result, error) {
-	if len(sh.cols) != ft.Width() {
-		return nil, backend.ErrFallback // defaults for the others: go-mysql-server's job
+func (fp *Path) insert(ctx *sql.Context, ft *backend.FastTable, sh *shape, params []*querypb.BindVariable, rows int) (*sqltypes.Result, error) {
+	width := ft.Width()
+	ords := make([]int, width)
+	if sh.cols == nil { // every column, in the table's order
+		if sh.params != width {
+			return nil, backend.ErrFallback // go-mysql-server's column count error
+		}
+		for i := range ords {
+			ords[i] = i
+		}
+	} else {
+		if len(sh.cols) != width {
+			return nil, backend.ErrFallback // defaults for the others: go-mysql-server's job
+		}
+		set := make([]bool, width)
+		for i, name := range sh.cols {
+			o := ft.Ordinal(name)
+			if o < 0 || set[o] {
+				return nil, backend.ErrFallback
+			}
+			set[o], ords[i] = true, o
+		}
 	}
-	row := make(sql.Row, ft.Width())
-	set := make([]bool, ft.Width())
-	for i, name := range sh.cols {
-		o := ft.Ordinal(name)
-		if o < 0 || set[o] {
-			return nil, backend.ErrFallback
+	all := make([]sql.Row, rows)
+	for r := range all {
+		row := make(sql.Row, width)
+		for i, o := range ords {
+			v, ok := bindStored(params[r*width+i], ft.Column(o).Type)
+			if !ok {
+				return nil, backend.ErrFallback
+			}
+			if row[o], ok = ft.Convert(ctx, o, v); !ok {
+				return nil, backend.ErrFallback
+			}
 		}
-		set[o] = true
-		v, ok := bindStored(params[i], ft.Column(o).Type)
-		if !ok {
-			return nil, backend.ErrFallback
-		}
-		if row[o], ok = ft.Convert(ctx, o, v); !ok {
-			return nil, backend.ErrFallback
-		}
+		all[r] = row
 	}
-	id, err := ft.Insert(ctx, row)
+	id, err := ft.Insert(ctx, all)
 	if err != nil {
 		return nil, err
 	}
-	ctx.SetLastQueryInfoInt(sql.RowCount, 1)
-	return &sqltypes.Result{RowsAffected: 1, InsertID: id}, nil
+	ctx.SetLastQueryInfoInt(sql.RowCount, int64(rows))
+	return &sqltypes.Result{RowsAffected: uint64(rows), InsertID: id}, nil
 }
 
 // bindValue decodes a parameter compared with a column of type typ (a key)

@@ -17,7 +17,7 @@ var (
 		"\\s+BETWEEN\\s+\\?\\s+AND\\s+\\?(?:\\s+ORDER\\s+BY\\s+" + ident + "(?:\\s+ASC)?)?" + tail)
 	updateRE   = regexp.MustCompile("(?is)^\\s*UPDATE\\s+" + ident + "\\s+SET\\s+(.+?)\\s+WHERE\\s+" + ident + "\\s*=\\s*\\?" + tail)
 	deleteRE   = regexp.MustCompile("(?is)^\\s*DELETE\\s+FROM\\s+" + ident + "\\s+WHERE\\s+" + ident + "\\s*=\\s*\\?" + tail)
-	insertRE   = regexp.MustCompile("(?is)^\\s*INSERT\\s+INTO\\s+" + ident + "\\s*\\(([^()]*)\\)\\s*VALUES\\s*\\(\\s*\\?((?:\\s*,\\s*\\?)*)\\s*\\)" + tail)
+	insertRE   = regexp.MustCompile("(?is)^\\s*INSERT\\s+INTO\\s+" + ident + "\\s*(?:\\(([^()]*)\\)\\s*)?VALUES\\s*\\(\\s*\\?((?:\\s*,\\s*\\?)*)\\s*\\)" + tail)
 	beginRE    = regexp.MustCompile("(?i)^\\s*(?:BEGIN(?:\\s+WORK)?|START\\s+TRANSACTION)" + tail)
 	commitRE   = regexp.MustCompile("(?i)^\\s*COMMIT(?:\\s+WORK)?" + tail)
 	rollbackRE = regexp.MustCompile("(?i)^\\s*ROLLBACK(?:\\s+WORK)?" + tail)
@@ -52,7 +52,7 @@ type shape struct {
 	kind     kind
 	table    string
 	keyCol   string
-	cols     []string // selected or inserted columns
+	cols     []string // selected or inserted columns (nil: INSERT without a column list, every column in order)
 	sum      string   // SELECT SUM(col): the expression as written, cols[0] is col
 	distinct bool
 	orderBy  string
@@ -171,14 +171,93 @@ func matchShape(q string) *shape {
 	if m := deleteRE.FindStringSubmatch(q); m != nil {
 		return &shape{kind: deleteByKey, table: m[1], keyCol: m[2], params: 1}
 	}
-	if m := insertRE.FindStringSubmatch(q); m != nil {
-		cols := identList(m[2])
-		if cols == nil || len(cols) != 1+strings.Count(m[3], "?") {
+	if m := insertRE.FindStringSubmatchIndex(q); m != nil {
+		table, params := q[m[2]:m[3]], 1+strings.Count(q[m[6]:m[7]], "?")
+		if m[4] < 0 {
+			return &shape{kind: insertValues, table: table, params: params}
+		}
+		cols := identList(q[m[4]:m[5]])
+		if cols == nil || len(cols) != params {
 			return nil
 		}
-		return &shape{kind: insertValues, table: m[1], cols: cols, params: len(cols)}
+		return &shape{kind: insertValues, table: table, cols: cols, params: params}
 	}
 	return nil
 }
 
 // execute answers the statement if it can (ok); with ok false the caller
+
+// oneTuple is the text of a multi-row INSERT ... VALUES (...), (...) with
+// the first tuple only, and the number of tuples, when every tuple is
+// written as the first (FP-7: "(?, ?)" each time, as drivers and dumps
+// write them); ok is false for any other text.
+func oneTuple(q []byte) (single []byte, rows int, ok bool) {
+	i := valuesAt(q)
+	if i < 0 {
+		return nil, 0, false
+	}
+	for i < len(q) && isSpaceByte(q[i]) {
+		i++
+	}
+	if i == len(q) || q[i] != '(' {
+		return nil, 0, false
+	}
+	end := i + 1
+	for end < len(q) && q[end] != ')' && q[end] != '(' && q[end] != '`' {
+		end++
+	}
+	if end == len(q) || q[end] != ')' {
+		return nil, 0, false
+	}
+	tuple := q[i : end+1]
+	j, rows := end+1, 1
+	for {
+		k := j
+		for k < len(q) && isSpaceByte(q[k]) {
+			k++
+		}
+		if k == len(q) || q[k] != ',' {
+			break
+		}
+		k++
+		for k < len(q) && isSpaceByte(q[k]) {
+			k++
+		}
+		if len(q)-k < len(tuple) || string(q[k:k+len(tuple)]) != string(tuple) {
+			return nil, 0, false
+		}
+		j, rows = k+len(tuple), rows+1
+	}
+	if rows == 1 || strings.TrimLeft(string(q[j:]), " \t\r\n;") != "" {
+		return nil, 0, false // one row, or clauses after the tuples
+	}
+	single = append(append(make([]byte, 0, end+1+len(q)-j), q[:end+1]...), q[j:]...)
+	return single, rows, true
+}
+
+// valuesAt is the offset just after the first word VALUES outside
+// backquotes, or -1.
+func valuesAt(q []byte) int {
+	for i := 0; i < len(q); i++ {
+		switch c := q[i]; {
+		case c == '`':
+			j := i + 1
+			for j < len(q) && q[j] != '`' {
+				j++
+			}
+			i = j
+		case c == 'v' || c == 'V':
+			if (i == 0 || !isIdentByte(q[i-1])) && i+6 <= len(q) && strings.EqualFold(string(q[i:i+6]), "values") &&
+				(i+6 == len(q) || !isIdentByte(q[i+6])) {
+				return i + 6
+			}
+		}
+	}
+	return -1
+}
+
+func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func isIdentByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '$'
+}

@@ -1,6 +1,9 @@
 package fastpath
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // TestFastPathShapes: names that are numbers or keywords are never taken
 // for columns (the statement means something else), and the shapes
@@ -44,6 +47,29 @@ func TestFastPathShapes(t *testing.T) {
 	} {
 		if sh := parseShape(q); sh == nil || sh.kind != k {
 			t.Errorf("%q: %+v, want kind %d", q, sh, k)
+		}
+	}
+}
+
+// TestOneTuple (FP-7): a multi-row INSERT whose tuples are written alike
+// is its first tuple and a row count; anything else is not.
+func TestOneTuple(t *testing.T) {
+	for q, want := range map[string]string{
+		"INSERT INTO t VALUES (?,?),(?,?),(?,?)":                         "INSERT INTO t VALUES (?,?) x3",
+		"INSERT INTO `values` VALUES (?, ?) , (?, ?);":                   "INSERT INTO `values` VALUES (?, ?); x2",
+		"insert into t (a, b) values(?,?),\n(?,?)":                       "insert into t (a, b) values(?,?) x2",
+		"INSERT INTO t VALUES (?,?),(?, ?)":                              "",
+		"INSERT INTO t VALUES (?,?)":                                     "",
+		"INSERT INTO t VALUES (?,?),(?,?) ON DUPLICATE KEY UPDATE a = ?": "",
+		"INSERT INTO t VALUES (?,(?)),(?,(?))":                           "",
+		"SELECT a FROM t WHERE b = ?":                                    "",
+	} {
+		got := ""
+		if single, n, ok := oneTuple([]byte(q)); ok {
+			got = fmt.Sprintf("%s x%d", single, n)
+		}
+		if got != want {
+			t.Errorf("%q: got %q, want %q", q, got, want)
 		}
 	}
 }

@@ -233,6 +233,14 @@ func fastPathDifferential(t *testing.T, text bool) {
 		{"UPDATE u SET a = a - ?, t = t + ? WHERE id = ?", func() []any { return []any{intArg(), rng.Intn(300) - 150, intArg()} }, false},
 		{"SELECT c FROM sb WHERE id = ?", func() []any { return []any{fmt.Sprint(intArg())} }, true}, // a string key
 		{"UPDATE sb SET k = ? WHERE id = ?", func() []any { return []any{fmt.Sprint(rng.Intn(9)), intArg()} }, false},
+		// FP-7 (text): several rows, without a column list.
+		{"INSERT INTO n VALUES (?, ?), (?, ?), (?, ?)", func() []any {
+			return []any{strArg(4), rng.Intn(70000), strArg(4), rng.Intn(70000), strArg(4), rng.Intn(70000)}
+		}, false},
+		{"INSERT INTO sb VALUES (?, ?, ?, ?),(?, ?, ?, ?)", func() []any {
+			return []any{intArg(), intArg(), strArg(12), strArg(6), intArg(), intArg(), strArg(12), strArg(6)}
+		}, false},
+		{"INSERT INTO big VALUES (?, ?)", func() []any { return []any{uint64(1)<<63 + uint64(rng.Intn(1000)), rng.Intn(9)} }, false},
 	}
 	describe := func(conn *sql.Conn, s stmt, args []any) string {
 		if s.read && text {
