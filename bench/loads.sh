@@ -46,9 +46,10 @@ if [ -n "$REV" ]; then
 else
 	(cd "$ROOT" && go build -o "$DIR/strata/strata" ./cmd/strata)
 fi
+MARIADB_PID=; STRATA_PID=
+trap 'kill $MARIADB_PID $STRATA_PID 2>/dev/null || true; wait 2>/dev/null || true' EXIT
 start_mariadb "$DIR/mariadb" $MPORT "$BP"
 start_strata "$DIR/strata" $SPORT "$BP" $PPORT
-trap 'kill $MARIADB_PID $STRATA_PID 2>/dev/null || true; wait 2>/dev/null || true' EXIT
 wait_port $MPORT
 wait_port $SPORT
 M() { mariadb -h127.0.0.1 -P"$1" -uroot --skip-ssl "${@:2}"; }

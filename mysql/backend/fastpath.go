@@ -434,23 +434,34 @@ func (ft *FastTable) DeleteByKey(ctx *sql.Context, key any) (n int64, err error)
 	return n, nil
 }
 
+// AutoIncrementOrdinal is the AUTO_INCREMENT column's ordinal, or -1.
+func (ft *FastTable) AutoIncrementOrdinal() int { return ft.t.autoCol }
+
 // Insert inserts rows, as one statement, each with a value for every
-// column already converted to the column's type. insertID is the
-// AUTO_INCREMENT column's value in the last row (which must be given: a
-// generated one takes go-mysql-server's path), else 0 (SES-8's OK-packet
-// id for a statement that generated none).
-func (ft *FastTable) Insert(ctx *sql.Context, rows []sql.Row) (insertID uint64, err error) {
+// column already converted to the column's type, except the
+// AUTO_INCREMENT column when generate is set (its value is generated for
+// every row, as go-mysql-server's AutoIncrement expression does for an
+// omitted column). insertID is the AUTO_INCREMENT column's value in the
+// last row, else 0; the handler takes the OK packet's id and
+// LAST_INSERT_ID() from the session's record (SES-8). A fallback after
+// values were generated gives them back if no other statement took one
+// since, so that go-mysql-server's run of the statement generates the
+// same ones.
+func (ft *FastTable) Insert(ctx *sql.Context, rows []sql.Row, generate bool) (insertID uint64, err error) {
 	t := ft.t
+	if generate && t.autoCol < 0 {
+		return 0, ErrFallback
+	}
 	for _, row := range rows {
 		if len(row) != len(t.cols) {
 			return 0, ErrFallback
 		}
 		for i, c := range t.sch {
-			if row[i] == nil && !c.Nullable {
+			if row[i] == nil && !c.Nullable && !(generate && i == t.autoCol) {
 				return 0, ErrFallback
 			}
 		}
-		if t.autoCol >= 0 {
+		if t.autoCol >= 0 && !generate {
 			v := row[t.autoCol]
 			if v == nil {
 				return 0, ErrFallback
@@ -460,12 +471,38 @@ func (ft *FastTable) Insert(ctx *sql.Context, rows []sql.Row) (insertID uint64, 
 			}
 		}
 	}
+	var first, next uint64
+	defer func() {
+		if err != nil && next > 0 {
+			t.ctr.mu.Lock()
+			if t.ctr.autoNext == next {
+				t.ctr.autoNext = first
+			}
+			t.ctr.mu.Unlock()
+			ft.s.BeginInsertIDs()
+		}
+	}()
 	err = ft.write(ctx, func(e *editor, tx *engine.Tx) error {
 		for _, row := range rows {
+			if generate {
+				v, err := (&Table{t: t}).GetNextAutoIncrementValue(ctx, nil)
+				if err != nil {
+					return err
+				}
+				if next == 0 {
+					first = v
+				}
+				next = v + 1
+				var ok bool
+				if row[t.autoCol], ok = ft.Convert(ctx, t.autoCol, v); !ok {
+					return ErrFallback
+				}
+			}
 			if err := e.insert(ctx, tx, row); err != nil {
 				return err
 			}
-			if t.autoCol >= 0 {
+			ft.s.wrote(ctx, t, row, true) // SES-8
+			if t.autoCol >= 0 && !generate {
 				// Moves the counter past the given value, as go-mysql-server's
 				// AutoIncrement expression does.
 				if _, err := (&Table{t: t}).GetNextAutoIncrementValue(ctx, row[t.autoCol]); err != nil {

@@ -10,7 +10,7 @@
 //	SELECT SUM(col) FROM t WHERE pk BETWEEN ? AND ?
 //	UPDATE t SET col = ? | col = col {+|-} n [, ...] WHERE pk = ?
 //	DELETE FROM t WHERE pk = ?
-//	INSERT INTO t [(every column)] VALUES (?, ...)[, (?, ...)...]
+//	INSERT INTO t [(every column, or all but AUTO_INCREMENT)] VALUES (?, ...)[, (?, ...)...]
 //	BEGIN | START TRANSACTION | COMMIT | ROLLBACK
 //
 // The engine side is mysql/backend's FastTable (rules FPB-1..3: which
@@ -59,6 +59,13 @@
 // duplicate key, undoes the statement and hands it to go-mysql-server),
 // affected rows are the row count, and the insert id is the last row's
 // AUTO_INCREMENT value (backend SES-8).
+// FP-8 An INSERT may leave out the AUTO_INCREMENT column only (sysbench's
+// loader does): every row's value is generated as go-mysql-server's
+// AutoIncrement expression generates it, and a statement that falls back
+// afterwards gives the values back when no other statement took one
+// since (backend FastTable.Insert). The OK packet's insert id and
+// LAST_INSERT_ID() come from the session's record of the statement, as
+// for go-mysql-server's inserts (backend SES-8).
 //
 // Not done here: fast-path statements do not appear in the process list
 // (SHOW PROCESSLIST, KILL QUERY) nor in Questions/Com_* counters.

@@ -261,7 +261,7 @@ func (fp *Path) insertTable(s *backend.Session, sh *shape) (*backend.FastTable, 
 			return ft, true
 		}
 	}
-	return nil, false
+	return s.FastTable(sh.table, "") // the key left out: generated (FP-8) or refused by insert
 }
 
 func (fp *Path) pointSelect(ctx *sql.Context, ft *backend.FastTable, sh *shape, p *querypb.BindVariable) (*sqltypes.Result, error) {
@@ -672,6 +672,7 @@ func (fp *Path) delete(ctx *sql.Context, ft *backend.FastTable, p *querypb.BindV
 
 func (fp *Path) insert(ctx *sql.Context, ft *backend.FastTable, sh *shape, params []*querypb.BindVariable, rows int) (*sqltypes.Result, error) {
 	width := ft.Width()
+	generate := false
 	ords := make([]int, width)
 	if sh.cols == nil { // every column, in the table's order
 		if sh.params != width {
@@ -681,9 +682,6 @@ func (fp *Path) insert(ctx *sql.Context, ft *backend.FastTable, sh *shape, param
 			ords[i] = i
 		}
 	} else {
-		if len(sh.cols) != width {
-			return nil, backend.ErrFallback // defaults for the others: go-mysql-server's job
-		}
 		set := make([]bool, width)
 		for i, name := range sh.cols {
 			o := ft.Ordinal(name)
@@ -692,12 +690,21 @@ func (fp *Path) insert(ctx *sql.Context, ft *backend.FastTable, sh *shape, param
 			}
 			set[o], ords[i] = true, o
 		}
+		ords = ords[:len(sh.cols)]
+		switch auto := ft.AutoIncrementOrdinal(); {
+		case len(sh.cols) == width:
+		case len(sh.cols) == width-1 && auto >= 0 && !set[auto]:
+			generate = true // FP-8
+		default:
+			return nil, backend.ErrFallback // defaults for the others: go-mysql-server's job
+		}
 	}
+	n := len(ords)
 	all := make([]sql.Row, rows)
 	for r := range all {
 		row := make(sql.Row, width)
 		for i, o := range ords {
-			v, ok := bindStored(params[r*width+i], ft.Column(o).Type)
+			v, ok := bindStored(params[r*n+i], ft.Column(o).Type)
 			if !ok {
 				return nil, backend.ErrFallback
 			}
@@ -707,7 +714,7 @@ func (fp *Path) insert(ctx *sql.Context, ft *backend.FastTable, sh *shape, param
 		}
 		all[r] = row
 	}
-	id, err := ft.Insert(ctx, all)
+	id, err := ft.Insert(ctx, all, generate)
 	if err != nil {
 		return nil, err
 	}

@@ -1463,6 +1463,9 @@ func (h *errorHandler) fastText(ctx context.Context, c *mysql.Conn, query string
 	if fixFields(res) {
 		fixFloats(res, res.Fields) // the text protocol sends floats as text
 	}
+	if len(res.Fields) == 0 && ownsInsertID(query) {
+		h.insertIDs(c, res) // backend SES-8, as spool does
+	}
 	err = cb(res, false)
 	h.done(c, err)
 	return true, err
@@ -1519,6 +1522,9 @@ func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mys
 			}
 			h.setStatus(c)
 			binaryZeroDates(res, res.Fields)
+			if len(res.Fields) == 0 && ownsInsertID(p.PrepareStmt) {
+				h.insertIDs(c, res) // backend SES-8
+			}
 			return cb(res)
 		}
 	}
