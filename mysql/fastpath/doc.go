@@ -43,7 +43,8 @@
 // replaces each integer and plain single-quoted string literal by '?' and
 // binds it as a parameter of that type (a quoted '5' stays a string; a
 // minus sign directly before a number after an operator, '(', ',',
-// BETWEEN or AND is part of it). Any other literal (decimal, float, hex,
+// BETWEEN or AND is part of it); a plain decimal (1.25) becomes a DECIMAL
+// parameter (FP-9). Any other literal (float with an exponent, hex,
 // bit, NULL, TRUE, an escaped or non-ASCII string, a charset
 // introducer), comments, user variables, '?' outside a string, double
 // quotes and more than one statement make the text fall back whole.
@@ -66,6 +67,13 @@
 // since (backend FastTable.Insert). The OK packet's insert id and
 // LAST_INSERT_ID() come from the session's record of the statement, as
 // for go-mysql-server's inserts (backend SES-8).
+// FP-9 DECIMAL, DATE and DATETIME (without fractional seconds) columns
+// take stored values (INSERT, UPDATE ... SET col = ?) from a decimal or
+// integer parameter, or a string, only where the converted value is the
+// parameter exactly: digits the column would cut (the general path's
+// truncation note), a date in any spelling but the column's own
+// (2024-01-02, 2024-01-02 10:00:00), a zero or invalid date fall back.
+// Keys and comparisons stay integers and strings (FP-1).
 //
 // Not done here: fast-path statements do not appear in the process list
 // (SHOW PROCESSLIST, KILL QUERY) nor in Questions/Com_* counters.

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/mysql_db"
@@ -593,12 +594,10 @@ func (fp *Path) update(ctx *sql.Context, c *mysql.Conn, ft *backend.FastTable, s
 		}
 		typ := ft.Column(a.col).Type
 		if sc.param {
-			v, ok := bindStored(params[next], typ)
+			var ok bool
+			a.val, ok = storeParam(ctx, ft, a.col, params[next])
 			next++
 			if !ok {
-				return nil, backend.ErrFallback
-			}
-			if a.val, ok = ft.Convert(ctx, a.col, v); !ok {
 				return nil, backend.ErrFallback
 			}
 		} else if a.src = ft.Ordinal(sc.src); a.src < 0 || !types.IsInteger(typ) || !types.IsInteger(ft.Column(a.src).Type) {
@@ -704,11 +703,8 @@ func (fp *Path) insert(ctx *sql.Context, ft *backend.FastTable, sh *shape, param
 	for r := range all {
 		row := make(sql.Row, width)
 		for i, o := range ords {
-			v, ok := bindStored(params[r*n+i], ft.Column(o).Type)
-			if !ok {
-				return nil, backend.ErrFallback
-			}
-			if row[o], ok = ft.Convert(ctx, o, v); !ok {
+			var ok bool
+			if row[o], ok = storeParam(ctx, ft, o, params[r*n+i]); !ok {
 				return nil, backend.ErrFallback
 			}
 		}
@@ -754,6 +750,54 @@ func bindParam(bv *querypb.BindVariable, typ sql.Type, compared bool) (any, bool
 				return v, true
 			}
 		}
+	case compared:
+	case types.IsDecimal(typ):
+		// Stored only (FP-9): a decimal or integer literal, checked exact
+		// after conversion (storeParam).
+		if bv.Type == sqltypes.Decimal || sqltypes.IsSigned(bv.Type) || sqltypes.IsUnsigned(bv.Type) {
+			return v, true
+		}
+	case typ.Type() == sqltypes.Date || typ.Type() == sqltypes.Datetime:
+		// Stored only (FP-9): a string, checked to be the value's own
+		// spelling after conversion (storeParam).
+		if bv.Type == sqltypes.VarChar || bv.Type == sqltypes.Char {
+			return v, true
+		}
 	}
 	return nil, false
+}
+
+// storeParam is parameter bv converted for column o as go-mysql-server
+// stores it; false where it would not store it unchanged (FP-9: a DECIMAL
+// whose digits the column cuts, which the general path answers with a
+// truncation note; a DATE or DATETIME written in any form but the one the
+// column gives back, or with a time or fraction the column drops).
+func storeParam(ctx *sql.Context, ft *backend.FastTable, o int, bv *querypb.BindVariable) (any, bool) {
+	typ := ft.Column(o).Type
+	v, ok := bindStored(bv, typ)
+	if !ok {
+		return nil, false
+	}
+	cv, ok := ft.Convert(ctx, o, v)
+	if !ok {
+		return nil, false
+	}
+	in, isString := v.(string)
+	if !isString {
+		return cv, true
+	}
+	switch {
+	case types.IsDecimal(typ):
+		want, err := decimal.NewFromString(in)
+		got, isDec := cv.(decimal.Decimal)
+		return cv, err == nil && isDec && got.Equal(want)
+	case typ.Type() == sqltypes.Date:
+		t, isTime := cv.(time.Time)
+		return cv, isTime && t.Format("2006-01-02") == in
+	case typ.Type() == sqltypes.Datetime:
+		t, isTime := cv.(time.Time)
+		dt, isDT := typ.(sql.DatetimeType)
+		return cv, isTime && isDT && dt.Precision() == 0 && t.Format("2006-01-02 15:04:05") == in
+	}
+	return cv, true
 }

@@ -77,10 +77,12 @@ func normalize(q string, buf []byte) (norm []byte, params []*querypb.BindVariabl
 			continue
 		case ch >= '0' && ch <= '9':
 			j := wordEnd(q, i)
+			p, ok := (*querypb.BindVariable)(nil), false
 			if j < len(q) && q[j] == '.' {
-				return nil, nil, false // a decimal, or a name like 1t.c
+				j, p, ok = decimalParam(q, i, j, false)
+			} else {
+				p, ok = integerParam(q[i:j], false)
 			}
-			p, ok := integerParam(q[i:j], false)
 			if !ok {
 				return nil, nil, false // 1e5, 0x1F, 0b101, or a name beginning with digits
 			}
@@ -117,10 +119,12 @@ func normalize(q string, buf []byte) (norm []byte, params []*querypb.BindVariabl
 				}
 				if k < len(q) && q[k] >= '0' && q[k] <= '9' {
 					j := wordEnd(q, k)
+					p, ok := (*querypb.BindVariable)(nil), false
 					if j < len(q) && q[j] == '.' {
-						return nil, nil, false
+						j, p, ok = decimalParam(q, k, j, true)
+					} else {
+						p, ok = integerParam(q[k:j], true)
 					}
-					p, ok := integerParam(q[k:j], true)
 					if !ok {
 						return nil, nil, false
 					}
@@ -213,4 +217,28 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// decimalParam is the parameter for the decimal literal whose integer
+// digits are q[i:dot] (negated when neg), and the literal's end: digits,
+// a point, digits (FP-9); false for anything else (1.5e3, 1., 1.5.6, a
+// name) or more than 65 digits.
+func decimalParam(q string, i, dot int, neg bool) (int, *querypb.BindVariable, bool) {
+	for k := i; k < dot; k++ {
+		if q[k] < '0' || q[k] > '9' {
+			return 0, nil, false
+		}
+	}
+	j := dot + 1
+	for j < len(q) && q[j] >= '0' && q[j] <= '9' {
+		j++
+	}
+	if j == dot+1 || j < len(q) && (isWordStart(q[j]) || q[j] == '.') || j-i-1 > 65 {
+		return 0, nil, false
+	}
+	text := q[i:j]
+	if neg {
+		text = "-" + text
+	}
+	return j, &querypb.BindVariable{Type: sqltypes.Decimal, Value: []byte(text)}, true
 }

@@ -37,7 +37,11 @@ func TestNormalize(t *testing.T) {
 		"BEGIN": "BEGIN",
 		"SELECT c FROM t WHERE id = 18446744073709551616": "",
 		"SELECT c FROM t WHERE id = -9223372036854775809": "",
-		"SELECT c FROM t WHERE id = 1.5":                  "",
+		"SELECT c FROM t WHERE id = 1.5":                  "SELECT c FROM t WHERE id = ? | DECIMAL 1.5",
+		"UPDATE t SET d = -0.25 WHERE id = 2":             "UPDATE t SET d = ? WHERE id = ? | DECIMAL -0.25 | INT64 2",
+		"SELECT c FROM t WHERE id = 1.":                   "",
+		"SELECT c FROM t WHERE id = 1.5e3":                "",
+		"SELECT c FROM t WHERE id = 1.5.6":                "",
 		"SELECT c FROM t WHERE id = .5":                   "",
 		"SELECT c FROM t WHERE id = 1e5":                  "",
 		"SELECT c FROM t WHERE id = 0x1F":                 "",
@@ -86,6 +90,7 @@ func FuzzNormalize(f *testing.F) {
 		"INSERT INTO t (id, k, c, pad) VALUES (1, 2, '3', '4')",
 		"SELECT `x``y` FROM t WHERE a = 'b''c' -- 5",
 		"SELECT 1 /* 2 */ + 0x3 - b'1' * 1.5e3",
+		"INSERT INTO t VALUES (1, -2.50, '2024-01-02'), (2, 3.25, '2024-01-03')",
 		"select a from t where b = _utf8mb4'c' and d=n'e'",
 		"DELETE FROM t WHERE id = - 12;  ",
 	} {
@@ -117,9 +122,14 @@ func FuzzNormalize(f *testing.F) {
 					}
 				case sqlparser.INTEGRAL:
 					lit = string(ov)
+				case sqlparser.FLOAT:
+					lit = string(ov)
+					if p.Type != sqltypes.Decimal {
+						t.Fatalf("%q: decimal %q bound as %s", q, ov, p.Type)
+					}
 				case '-':
 					ot, ov = orig.Scan()
-					if ot != sqlparser.INTEGRAL {
+					if ot != sqlparser.INTEGRAL && ot != sqlparser.FLOAT {
 						t.Fatalf("%q: minus sign before %d %q taken as a literal", q, ot, ov)
 					}
 					lit = "-" + string(ov)

@@ -152,6 +152,7 @@ func fastPathDifferential(t *testing.T, text bool) {
 			t TINYINT NOT NULL, UNIQUE KEY us (s))`,
 		"CREATE TABLE n (name VARCHAR(10) PRIMARY KEY, v SMALLINT UNSIGNED)",
 		"CREATE TABLE big (id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY, v INT)",
+		"CREATE TABLE dd (id INT PRIMARY KEY, d DATE, dt DATETIME, amt DECIMAL(8,2))",
 	}
 	type side struct {
 		ts   *testServer
@@ -198,6 +199,41 @@ func fastPathDifferential(t *testing.T, text bool) {
 			b[i] = "aAbB c"[rng.Intn(6)]
 		}
 		return string(b)
+	}
+	dateArg := func() string {
+		switch rng.Intn(8) {
+		case 0:
+			return "2024-02-30"
+		case 1:
+			return "2024-1-5"
+		case 2:
+			return "2024-01-05 10:00:00" // a time a DATE drops
+		case 3:
+			return "0000-00-00"
+		}
+		return fmt.Sprintf("20%02d-%02d-%02d", rng.Intn(40), 1+rng.Intn(12), 1+rng.Intn(28))
+	}
+	datetimeArg := func() string {
+		switch rng.Intn(6) {
+		case 0:
+			return "2024-03-04"
+		case 1:
+			return "2024-03-04 05:06:07.5"
+		case 2:
+			return "2024-13-01 00:00:00"
+		}
+		return fmt.Sprintf("2024-%02d-%02d %02d:%02d:%02d", 1+rng.Intn(12), 1+rng.Intn(28), rng.Intn(24), rng.Intn(60), rng.Intn(60))
+	}
+	decArg := func() any {
+		switch rng.Intn(6) {
+		case 0:
+			return rng.Intn(2000) - 1000 // an integer
+		case 1:
+			return 12345678.5 // out of DECIMAL(8,2)'s range
+		case 2:
+			return float64(rng.Intn(2000000)-1000000) / 1000 // digits the column cuts
+		}
+		return float64(rng.Intn(2000000)-1000000) / 100
 	}
 	type stmt struct {
 		q    string
@@ -247,6 +283,13 @@ func fastPathDifferential(t *testing.T, text bool) {
 			return []any{intArg(), strArg(12), strArg(6), intArg(), strArg(12), strArg(6)}
 		}, false},
 		{"INSERT INTO big (v) VALUES (?)", func() []any { return []any{rng.Intn(9)} }, false},
+		// FP-9: DECIMAL, DATE and DATETIME values stored.
+		{"INSERT INTO dd (id, d, dt, amt) VALUES (?, ?, ?, ?)", func() []any { return []any{intArg(), dateArg(), datetimeArg(), decArg()} }, false},
+		{"INSERT INTO dd VALUES (?, ?, ?, ?), (?, ?, ?, ?)", func() []any {
+			return []any{intArg(), dateArg(), datetimeArg(), decArg(), intArg(), dateArg(), datetimeArg(), decArg()}
+		}, false},
+		{"UPDATE dd SET amt = ?, d = ? WHERE id = ?", func() []any { return []any{decArg(), dateArg(), intArg()} }, false},
+		{"SELECT d, dt, amt FROM dd WHERE id BETWEEN ? AND ?", func() []any { return []any{intArg(), rng.Intn(80)} }, true},
 	}
 	describe := func(conn *sql.Conn, s stmt, args []any) string {
 		if s.read && text {
@@ -270,12 +313,12 @@ func fastPathDifferential(t *testing.T, text bool) {
 		}
 		n, _ := res.RowsAffected()
 		id, _ := res.LastInsertId()
-		var rc int64
+		var rc, warnings int64
 		var lid uint64
-		if err := conn.QueryRowContext(ctx, "SELECT ROW_COUNT(), LAST_INSERT_ID()").Scan(&rc, &lid); err != nil {
+		if err := conn.QueryRowContext(ctx, "SELECT ROW_COUNT(), LAST_INSERT_ID(), @@warning_count").Scan(&rc, &lid, &warnings); err != nil {
 			t.Fatal(err)
 		}
-		return fmt.Sprintf("affected %d insert id %d row_count %d last_insert_id %d", n, id, rc, lid)
+		return fmt.Sprintf("affected %d insert id %d row_count %d last_insert_id %d warnings %d", n, id, rc, lid, warnings)
 	}
 	fastBefore := fast.srv.Backend.FastSelects() + fast.srv.Backend.FastWrites()
 	inTx := false
@@ -339,6 +382,7 @@ func fastPathDifferential(t *testing.T, text bool) {
 		mustExec(t, sd.conn, "SET autocommit = 1")
 	}
 	for _, q := range []string{"SELECT * FROM sb ORDER BY id", "SELECT * FROM u ORDER BY id", "SELECT * FROM n ORDER BY name", "SELECT * FROM big ORDER BY id",
+		"SELECT * FROM dd ORDER BY id",
 		"SELECT id, k FROM sb FORCE INDEX (k_1) ORDER BY k, id", "SHOW CREATE TABLE sb"} {
 		f, g := rowsOfQuery(t, sides[0].conn, q), rowsOfQuery(t, sides[1].conn, q)
 		if f != g {
