@@ -40,49 +40,21 @@ while [ $# -gt 0 ]; do
 done
 log() { echo "[$(date +%T)] $*" >&2; }
 
-need=()
-command -v sysbench >/dev/null || need+=(sysbench)
-command -v mariadbd >/dev/null || need+=(mariadb-server)
-command -v mariadb >/dev/null || need+=(mariadb-client)
-if ((${#need[@]})); then
-	apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}"
-fi
+. "$HERE/lib/servers.sh"
+install_servers
 
 RES=$DIR/results
 rm -rf "$DIR/mariadb" "$DIR/strata" "$DIR/before"
 mkdir -p "$DIR/mariadb/data" "$DIR/strata" "$RES"
 MPORT=3307; SPORT=3308; PPORT=9105; BPORT=3309; BPPORT=9106
-SOCK=$DIR/mariadb/mysqld.sock
 
 # ---- MariaDB 10.11 / InnoDB ----
-cat > "$DIR/mariadb/my.cnf" <<EOF
-[mariadbd]
-datadir = $DIR/mariadb/data
-socket = $SOCK
-port = $MPORT
-bind-address = 127.0.0.1
-user = root
-skip-log-bin
-skip-name-resolve
-performance_schema = OFF
-max_connections = 200
-innodb_buffer_pool_size = $BP
-innodb_flush_method = O_DIRECT
-innodb_log_file_size = 256M
-innodb_flush_log_at_trx_commit = 1
-innodb_doublewrite = ON
-innodb_buffer_pool_dump_at_shutdown = OFF
-innodb_buffer_pool_load_at_startup = OFF
-EOF
-mariadb-install-db --defaults-file="$DIR/mariadb/my.cnf" --auth-root-authentication-method=normal \
-	--skip-test-db >"$DIR/mariadb/install.log" 2>&1
-mariadbd --defaults-file="$DIR/mariadb/my.cnf" >"$DIR/mariadb/err.log" 2>&1 &
-MPID=$!
+start_mariadb "$DIR/mariadb" $MPORT "$BP"
+MPID=$MARIADB_PID
 # ---- strata ----
 (cd "$ROOT" && go build -o "$DIR/strata/strata" ./cmd/strata)
-"$DIR/strata/strata" --datadir "$DIR/strata/data" --port $SPORT --buffer-pool-size "$BP" \
-	--log-capacity 256M --metrics-addr 127.0.0.1:$PPORT >"$DIR/strata/strata.log" 2>&1 &
-SPID=$!
+start_strata "$DIR/strata" $SPORT "$BP" $PPORT
+SPID=$STRATA_PID
 BPID=""
 SYSTEMS="mariadb strata"
 PORTS="$MPORT $SPORT"
@@ -91,9 +63,8 @@ if [ -n "$BEFORE" ]; then
 	git -C "$ROOT" worktree add --detach "$DIR/before/src" "$BEFORE" >/dev/null 2>&1
 	(cd "$DIR/before/src" && go build -o "$DIR/before/strata" ./cmd/strata)
 	git -C "$ROOT" worktree remove --force "$DIR/before/src"
-	"$DIR/before/strata" --datadir "$DIR/before/data" --port $BPORT --buffer-pool-size "$BP" \
-		--log-capacity 256M --metrics-addr 127.0.0.1:$BPPORT >"$DIR/before/strata.log" 2>&1 &
-	BPID=$!
+	start_strata "$DIR/before" $BPORT "$BP" $BPPORT "$DIR/before/strata"
+	BPID=$STRATA_PID
 	SYSTEMS="mariadb before strata"
 	PORTS="$MPORT $BPORT $SPORT"
 	log "before: strata at $(git -C "$ROOT" log -1 --format='%h %s' "$BEFORE")"

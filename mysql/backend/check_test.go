@@ -1,40 +1,20 @@
 package backend
 
 import (
-	"context"
 	"strings"
 	"testing"
-	"time"
 
-	sqle "github.com/dolthub/go-mysql-server"
 	"github.com/dolthub/go-mysql-server/sql"
-
-	"strata/engine"
 )
 
 // CHK-1: CHECK TABLE finds an index that lost an entry (what the ODKU bug
 // of issue 19 left behind) and one with an entry too many; a consistent
 // table passes. CHK-2: equal contents give equal checksums.
 func TestCheckFindsIndexDamage(t *testing.T) {
-	db, err := engine.Open(engine.Options{Dir: t.TempDir(), BufferPoolBytes: 8 << 20,
-		LogCapacity: 16 << 20, DisableDirectIO: true, AsyncCommit: true, LockWaitTimeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	b, err := New(db, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := sqle.NewDefault(b)
-	ctx := sql.NewContext(context.Background(), sql.WithSession(b.NewSession(sql.NewBaseSession())))
+	b, ctx, exec := testBackend(t)
 	run := func(q string) {
 		t.Helper()
-		_, it, _, err := e.Query(ctx, q)
-		if err == nil {
-			_, err = sql.RowIterToRows(ctx, it)
-		}
-		if err != nil {
+		if err := exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
@@ -72,7 +52,7 @@ func TestCheckFindsIndexDamage(t *testing.T) {
 	pk, _ := tt.primaryKey(ctx, row)
 	entry, _ := kn.entryKey(ctx, row, pk)
 	stray, _ := ue.entryKey(ctx, sql.Row{int32(9), "z@x", int32(1)}, append([]byte{}, pk...))
-	tx := db.Begin()
+	tx := b.db.Begin()
 	if err := tx.Delete(kn.ks, entry); err != nil {
 		t.Fatal(err)
 	}

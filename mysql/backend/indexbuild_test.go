@@ -21,26 +21,7 @@ import (
 func TestIndexBuildInChunks(t *testing.T) {
 	defer func(c, b int) { indexBuildChunk, indexBuildBatch = c, b }(indexBuildChunk, indexBuildBatch)
 	indexBuildChunk, indexBuildBatch = 4<<10, 300
-	db, err := engine.Open(engine.Options{Dir: t.TempDir(), BufferPoolBytes: 8 << 20,
-		LogCapacity: 16 << 20, DisableDirectIO: true, AsyncCommit: true, LockWaitTimeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	b, err := New(db, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := sqle.NewDefault(b)
-	ctx := sql.NewContext(context.Background(), sql.WithSession(b.NewSession(sql.NewBaseSession())))
-	run := func(q string) error {
-		t.Helper()
-		_, it, _, err := e.Query(ctx, q)
-		if err == nil {
-			_, err = sql.RowIterToRows(ctx, it)
-		}
-		return err
-	}
+	b, ctx, run := testBackend(t)
 	must := func(q string) {
 		t.Helper()
 		if err := run(q); err != nil {
@@ -99,5 +80,31 @@ func TestIndexBuildInChunks(t *testing.T) {
 	}
 	if p, err := tb.Check(ctx); err != nil || len(p) != 0 {
 		t.Fatalf("CHECK TABLE after writes: %v %v", p, err)
+	}
+}
+
+// testBackend is a backend over a fresh engine, a session context and a
+// function running one statement to completion (the tests of this
+// package that go through go-mysql-server's engine).
+func testBackend(t *testing.T) (*Backend, *sql.Context, func(string) error) {
+	t.Helper()
+	db, err := engine.Open(engine.Options{Dir: t.TempDir(), BufferPoolBytes: 8 << 20,
+		LogCapacity: 16 << 20, DisableDirectIO: true, AsyncCommit: true, LockWaitTimeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	b, err := New(db, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := sqle.NewDefault(b)
+	ctx := sql.NewContext(context.Background(), sql.WithSession(b.NewSession(sql.NewBaseSession())))
+	return b, ctx, func(q string) error {
+		_, it, _, err := e.Query(ctx, q)
+		if err == nil {
+			_, err = sql.RowIterToRows(ctx, it)
+		}
+		return err
 	}
 }
