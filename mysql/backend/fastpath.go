@@ -252,6 +252,25 @@ func (ft *FastTable) Scan(ctx *sql.Context, lo, hi any, need []bool, fn func(sql
 	return s.engineErr(it.Err())
 }
 
+// Count is the number of rows the session's statement sees (FPB-2),
+// counted over the primary keys without decoding a row.
+func (ft *FastTable) Count(ctx *sql.Context) (int64, error) {
+	s, t := ft.s, ft.t
+	tx, release, err := s.readTx(ctx, true)
+	if err != nil {
+		return 0, err
+	}
+	defer release()
+	it := tx.Scan(t.primary, nil, nil, false)
+	defer it.Close()
+	n := int64(0)
+	for it.Next() {
+		n++
+	}
+	s.rowsRead.Add(uint64(n))
+	return n, s.engineErr(it.Err())
+}
+
 // writable reports whether writes to the table may take the fast path
 // (FPB-3).
 func (ft *FastTable) writable(ctx *sql.Context) bool {

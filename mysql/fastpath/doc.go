@@ -8,6 +8,7 @@
 //	SELECT col[, col...] FROM t WHERE pk = ?
 //	SELECT [DISTINCT] col[, col...] FROM t WHERE pk BETWEEN ? AND ? [ORDER BY col [ASC]]
 //	SELECT SUM(col) FROM t WHERE pk BETWEEN ? AND ?
+//	SELECT COUNT(*) FROM t
 //	UPDATE t SET col = ? | col = col {+|-} n [, ...] WHERE pk = ?
 //	DELETE FROM t WHERE pk = ?
 //	INSERT INTO t [(every column, or all but AUTO_INCREMENT)] VALUES (?, ...)[, (?, ...)...]
@@ -74,6 +75,9 @@
 // truncation note), a date in any spelling but the column's own
 // (2024-01-02, 2024-01-02 10:00:00), a zero or invalid date fall back.
 // Keys and comparisons stay integers and strings (FP-1).
+// FP-10 SELECT COUNT(*) FROM t counts the primary keys the statement's
+// snapshot and the transaction's own writes show (FPB-2), without
+// decoding a row.
 //
 // Not done here: fast-path statements do not appear in the process list
 // (SHOW PROCESSLIST, KILL QUERY) nor in Questions/Com_* counters.

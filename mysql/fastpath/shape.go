@@ -18,6 +18,7 @@ var (
 	updateRE   = regexp.MustCompile("(?is)^\\s*UPDATE\\s+" + ident + "\\s+SET\\s+(.+?)\\s+WHERE\\s+" + ident + "\\s*=\\s*\\?" + tail)
 	deleteRE   = regexp.MustCompile("(?is)^\\s*DELETE\\s+FROM\\s+" + ident + "\\s+WHERE\\s+" + ident + "\\s*=\\s*\\?" + tail)
 	insertRE   = regexp.MustCompile("(?is)^\\s*INSERT\\s+INTO\\s+" + ident + "\\s*(?:\\(([^()]*)\\)\\s*)?VALUES\\s*\\(\\s*\\?((?:\\s*,\\s*\\?)*)\\s*\\)" + tail)
+	countRE    = regexp.MustCompile("(?is)^\\s*SELECT\\s+(COUNT\\(\\s*\\*\\s*\\))\\s+FROM\\s+" + ident + tail)
 	beginRE    = regexp.MustCompile("(?i)^\\s*(?:BEGIN(?:\\s+WORK)?|START\\s+TRANSACTION)" + tail)
 	commitRE   = regexp.MustCompile("(?i)^\\s*COMMIT(?:\\s+WORK)?" + tail)
 	rollbackRE = regexp.MustCompile("(?i)^\\s*ROLLBACK(?:\\s+WORK)?" + tail)
@@ -38,6 +39,7 @@ type kind uint8
 const (
 	pointSelect kind = iota + 1
 	rangeSelect
+	countRows // SELECT COUNT(*) FROM t (FP-10)
 	updateByKey
 	deleteByKey
 	insertValues
@@ -53,7 +55,7 @@ type shape struct {
 	table    string
 	keyCol   string
 	cols     []string // selected or inserted columns (nil: INSERT without a column list, every column in order)
-	sum      string   // SELECT SUM(col): the expression as written, cols[0] is col
+	sum      string   // SELECT SUM(col) / COUNT(*): the expression as written (SUM: cols[0] is col)
 	distinct bool
 	orderBy  string
 	sets     []setClause
@@ -116,6 +118,9 @@ func matchShape(q string) *shape {
 		return &shape{kind: txCommit}
 	case rollbackRE.MatchString(q):
 		return &shape{kind: txRollback}
+	}
+	if m := countRE.FindStringSubmatch(q); m != nil {
+		return &shape{kind: countRows, sum: m[1], table: m[2]}
 	}
 	if m := pointSelectRE.FindStringSubmatch(q); m != nil {
 		if cols := identList(m[1]); cols != nil {
@@ -260,4 +265,9 @@ func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c =
 
 func isIdentByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '$'
+}
+
+// read reports a SELECT.
+func (sh *shape) read() bool {
+	return sh.kind == pointSelect || sh.kind == rangeSelect || sh.kind == countRows
 }

@@ -26,23 +26,27 @@ func TestFastPathShapes(t *testing.T) {
 		"SELECT SUM(k) FROM t WHERE id BETWEEN ? AND ? ORDER BY k",
 		"SELECT high_priority FROM t WHERE id = ?",
 		"SELECT sql_no_cache FROM t WHERE id = ?",
+		"SELECT COUNT(*) FROM t WHERE k = ?",
+		"SELECT COUNT(c) FROM t",
+		"SELECT COUNT(*) FROM t, u",
 	} {
 		if sh := parseShape(q); sh != nil {
 			t.Errorf("%q taken as %+v", q, sh)
 		}
 	}
 	for q, k := range map[string]kind{
-		"SELECT c FROM sbtest1 WHERE id=?":                                   pointSelect,
-		"SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ?":                     rangeSelect,
-		"SELECT SUM(k) FROM sbtest1 WHERE id BETWEEN ? AND ?":                rangeSelect,
-		"SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c":          rangeSelect,
-		"SELECT DISTINCT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c": rangeSelect,
-		"UPDATE sbtest1 SET k=k+1 WHERE id=?":                                updateByKey,
-		"UPDATE sbtest1 SET c=? WHERE id=?":                                  updateByKey,
-		"DELETE FROM sbtest1 WHERE id=?":                                     deleteByKey,
-		"INSERT INTO sbtest1 (id, k, c, pad) VALUES (?, ?, ?, ?)":            insertValues,
-		"BEGIN":  txBegin,
-		"COMMIT": txCommit,
+		"SELECT c FROM sbtest1 WHERE id=?":                                       pointSelect,
+		"SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ?":                         rangeSelect,
+		"SELECT SUM(k) FROM sbtest1 WHERE id BETWEEN ? AND ?":                    rangeSelect,
+		"SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c":              rangeSelect,
+		"SELECT DISTINCT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c":     rangeSelect,
+		"UPDATE sbtest1 SET k=k+1 WHERE id=?":                                    updateByKey,
+		"UPDATE sbtest1 SET c=? WHERE id=?":                                      updateByKey,
+		"DELETE FROM sbtest1 WHERE id=?":                                         deleteByKey,
+		"INSERT INTO sbtest1 (id, k, c, pad) VALUES (?, ?, ?, ?)":                insertValues,
+		"SELECT COUNT(*) FROM sbtest1":                                           countRows,
+		"BEGIN":                                                                  txBegin,
+		"COMMIT":                                                                 txCommit,
 		"select `c` from `sbtest1` where `id` between ? and ? order by `c` asc;": rangeSelect,
 	} {
 		if sh := parseShape(q); sh == nil || sh.kind != k {

