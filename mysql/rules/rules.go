@@ -379,6 +379,7 @@ const (
 	jsonMembersID
 	ignoreBinaryValuesID
 	primaryPrefixID
+	triggerLookupsID
 	selfInsertID
 	unsupportedCharsetsID
 	memoryChecksID
@@ -513,6 +514,7 @@ func Install() {
 			analyzer.Rule{Id: divisionByZeroID, Apply: divisionByZero},
 			analyzer.Rule{Id: ignoreBinaryValuesID, Apply: ignoreBinaryValues},
 			analyzer.Rule{Id: primaryPrefixID, Apply: primaryPrefix},
+			analyzer.Rule{Id: triggerLookupsID, Apply: triggerLookups}, // RULE-72
 			analyzer.Rule{Id: selfInsertID, Apply: selfInsert},
 			analyzer.Rule{Id: selfUpdateID, Apply: selfUpdate},
 			analyzer.Rule{Id: unsupportedCharsetsID, Apply: unsupportedCharsets},
