@@ -17,6 +17,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -35,7 +36,7 @@ var (
 	runs      = flag.Int("runs", 3, "timed runs of each query per server (the median is reported)")
 	skipLoad  = flag.Bool("skip-load", false, "use the data already loaded")
 	loadOnly  = flag.Bool("load-only", false, "load the data and stop")
-	only      = flag.String("only", "", "run only the queries whose names contain this")
+	only      = flag.String("only", "", "run only the queries whose names contain one of these (comma-separated)")
 	batchRows = 1000
 )
 
@@ -95,7 +96,7 @@ func main() {
 	fmt.Print("| --- |" + strings.Repeat(" --- |", 2*len(servers)-1) + "\n")
 	failed := false
 	for _, q := range queries {
-		if *only != "" && !strings.Contains(q.name, *only) {
+		if *only != "" && !slices.ContainsFunc(strings.Split(*only, ","), func(o string) bool { return strings.Contains(q.name, o) }) {
 			continue
 		}
 		var ref string

@@ -326,6 +326,11 @@
 // RULE-71 / of DOUBLEs with an infinite result and DIV outside BIGINT
 // [UNSIGNED] are 1690 (divoverflow.go); they were +Inf and a wrapped value.
 //
+// RULE-72 An UPDATE or DELETE in a trigger body keyed by an integer
+// column leading an index, compared with an expression of NEW/OLD, reads
+// through that index with the key taken from the trigger's row
+// (triggerlookups.go); it scanned and locked the whole table per row.
+//
 // RULE-70 (retired: refusing outer aggregates before planning also
 // refused shapes go-mysql-server answers; the server maps its run-time
 // error instead, handler.go errorRules)
