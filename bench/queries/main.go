@@ -311,10 +311,11 @@ var queries = []query{
 		// 500 single-row INSERTs, each firing the trigger; the orders
 		// are removed again (the trigger counts them once per run).
 		base := 10 * *scale
+		mustExec(s, "DELETE FROM orders WHERE id >= ?", base) // left by an interrupted run (--profile)
 		for i := 0; i < 500; i++ {
 			mustExec(s, fmt.Sprintf("INSERT INTO orders VALUES (%d, %d, 'new', '2026-01-01 00:00:00', %d.50)", base+i, 1+i*13%*scale, i))
 		}
-		out := rowsText(s, "SELECT SUM(orders), SUM(spent) FROM customer_stats WHERE customer_id IN (SELECT customer_id FROM orders WHERE id >= ?)", base)
+		out := rowsText(s, "SELECT SUM(orders), SUM(spent) FROM customer_stats")
 		mustExec(s, "DELETE FROM orders WHERE id >= ?", base)
 		return out
 	}},
