@@ -252,6 +252,78 @@ func (ft *FastTable) Scan(ctx *sql.Context, lo, hi any, need []bool, fn func(sql
 	return s.engineErr(it.Err())
 }
 
+// IndexOrdinal is the column ordinal of an integer column that a
+// single-column secondary index without a prefix length covers, or -1
+// (the columns LookupEqual reads through).
+func (ft *FastTable) IndexOrdinal(name string) int {
+	o := ft.t.sch.IndexOfColName(name)
+	if o < 0 || !types.IsInteger(ft.t.sch[o].Type) || ft.equalityIndex(o) == nil {
+		return -1
+	}
+	return o
+}
+
+func (ft *FastTable) equalityIndex(o int) *index {
+	for _, ix := range ft.t.indexes {
+		if len(ix.cols) == 1 && ix.cols[0] == o && ix.def.Prefix == nil {
+			return ix
+		}
+	}
+	return nil
+}
+
+// LookupEqual calls fn with every row whose integer column o (an
+// IndexOrdinal) equals key, in primary key order, read through the
+// column's index in the session's transaction (FPB-2): the columns with
+// need[o] (all if need is nil), the others nil. fn must not keep the row.
+// A key outside the column's range falls back (go-mysql-server compares
+// it as a number; the index holds the column's range only).
+func (ft *FastTable) LookupEqual(ctx *sql.Context, o int, key any, need []bool, fn func(sql.Row) error) error {
+	s, t := ft.s, ft.t
+	ix := ft.equalityIndex(o)
+	if ix == nil {
+		return ErrFallback
+	}
+	v, ok := ft.Convert(ctx, o, key)
+	if !ok {
+		return ErrFallback
+	}
+	probe := make(sql.Row, len(t.cols))
+	probe[o] = v
+	prefix, err := ix.prefixKey(ctx, probe)
+	if err != nil {
+		return ErrFallback
+	}
+	tx, release, err := s.readTx(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer release()
+	it := tx.Scan(ix.ks, prefix, prefixEnd(prefix), false)
+	defer it.Close()
+	row := make(sql.Row, len(t.cols))
+	n := uint64(0)
+	for it.Next() {
+		pk := it.Key()[len(prefix):]
+		val, found, err := tx.Get(t.primary, pk)
+		if err != nil {
+			return s.engineErr(err)
+		}
+		if !found {
+			return ErrFallback // an index entry without its row: go-mysql-server's to report
+		}
+		if err := decodeColumns(ctx, val, t.cols, row, need); err != nil {
+			return err
+		}
+		n++
+		if err := fn(row); err != nil {
+			return err
+		}
+	}
+	s.rowsRead.Add(n)
+	return s.engineErr(it.Err())
+}
+
 // Count is the number of rows the session's statement sees (FPB-2),
 // counted over the primary keys without decoding a row.
 func (ft *FastTable) Count(ctx *sql.Context) (int64, error) {

@@ -5,7 +5,8 @@
 // workloads and most applications' key lookups use, with any table and
 // column names:
 //
-//	SELECT col[, col...] FROM t WHERE pk = ?
+//	SELECT col[, col...] FROM t WHERE pk = ? [ORDER BY col]
+//	SELECT col[, col...] FROM t WHERE col = ? [ORDER BY pk | col]  (col: integer, own index)
 //	SELECT [DISTINCT] col[, col...] FROM t WHERE pk BETWEEN ? AND ? [ORDER BY col [ASC]]
 //	SELECT SUM(col) FROM t WHERE pk BETWEEN ? AND ?
 //	SELECT COUNT(*) FROM t
@@ -78,6 +79,11 @@
 // FP-10 SELECT COUNT(*) FROM t counts the primary keys the statement's
 // snapshot and the transaction's own writes show (FPB-2), without
 // decoding a row.
+// FP-11 An equality on an integer column with a single-column index of
+// its own reads that index (backend FastTable.LookupEqual): the rows in
+// primary key order, which is the order go-mysql-server returns them in
+// whether it reads that index or scans the table; ORDER BY only by the
+// primary key or the column itself (equal everywhere).
 //
 // Not done here: fast-path statements do not appear in the process list
 // (SHOW PROCESSLIST, KILL QUERY) nor in Questions/Com_* counters.

@@ -172,6 +172,11 @@ func (fp *Path) run(goctx context.Context, c *mysql.Conn, sh *shape, params []*q
 		ft, ok = s.FastTable(sh.table, "")
 	default:
 		ft, ok = s.FastTable(sh.table, sh.keyCol)
+		if !ok && sh.kind == pointSelect { // FP-11: through a secondary index
+			if ft, ok = s.FastTable(sh.table, ""); ok && ft.IndexOrdinal(sh.keyCol) < 0 {
+				ok = false
+			}
+		}
 	}
 	if !ok {
 		return nil, false, nil
@@ -276,6 +281,12 @@ func (fp *Path) pointSelect(ctx *sql.Context, ft *backend.FastTable, sh *shape, 
 	if err != nil {
 		return nil, err
 	}
+	if sh.orderBy != "" && ft.Ordinal(sh.orderBy) < 0 {
+		return nil, backend.ErrFallback // go-mysql-server's error
+	}
+	if !strings.EqualFold(ft.Column(ft.KeyOrdinal()).Name, sh.keyCol) {
+		return fp.indexSelect(ctx, ft, sh, sch, ords, p)
+	}
 	key, ok := bindValue(p, ft.Column(ft.KeyOrdinal()).Type)
 	if !ok {
 		return nil, backend.ErrFallback
@@ -291,6 +302,39 @@ func (fp *Path) pointSelect(ctx *sql.Context, ft *backend.FastTable, sh *shape, 
 			return nil, err
 		}
 		res.Rows = [][]sqltypes.Value{vals}
+	}
+	ctx.SetLastQueryInfoInt(sql.RowCount, -1)
+	ctx.SetLastQueryInfoInt(sql.FoundRows, int64(len(res.Rows)))
+	return res, nil
+}
+
+// indexSelect answers SELECT cols FROM t WHERE col = ? [ORDER BY pk|col]
+// where col is an integer column with its own index (FP-11): the rows in
+// primary key order, as go-mysql-server returns them through that index
+// or a scan of the table.
+func (fp *Path) indexSelect(ctx *sql.Context, ft *backend.FastTable, sh *shape, sch sql.Schema, ords []int, p *querypb.BindVariable) (*sqltypes.Result, error) {
+	o := ft.IndexOrdinal(sh.keyCol)
+	if o < 0 {
+		return nil, backend.ErrFallback
+	}
+	if sh.orderBy != "" && !strings.EqualFold(sh.orderBy, sh.keyCol) && ft.Ordinal(sh.orderBy) != ft.KeyOrdinal() {
+		return nil, backend.ErrFallback
+	}
+	key, ok := bindValue(p, ft.Column(o).Type)
+	if !ok {
+		return nil, backend.ErrFallback
+	}
+	res := &sqltypes.Result{Fields: Fields(ctx, sch)}
+	err := ft.LookupEqual(ctx, o, key, neededColumns(ft, ords), func(row sql.Row) error {
+		vals, err := Row(ctx, sch, ords, row)
+		if err != nil {
+			return err
+		}
+		res.Rows = append(res.Rows, vals)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	ctx.SetLastQueryInfoInt(sql.RowCount, -1)
 	ctx.SetLastQueryInfoInt(sql.FoundRows, int64(len(res.Rows)))

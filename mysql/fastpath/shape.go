@@ -12,7 +12,8 @@ const (
 )
 
 var (
-	pointSelectRE = regexp.MustCompile("(?is)^\\s*SELECT\\s+(.+?)\\s+FROM\\s+" + ident + "\\s+WHERE\\s+" + ident + "\\s*=\\s*\\?" + tail)
+	pointSelectRE = regexp.MustCompile("(?is)^\\s*SELECT\\s+(.+?)\\s+FROM\\s+" + ident + "\\s+WHERE\\s+" + ident + "\\s*=\\s*\\?" +
+		"(?:\\s+ORDER\\s+BY\\s+" + ident + "(?:\\s+ASC)?)?" + tail)
 	rangeSelectRE = regexp.MustCompile("(?is)^\\s*SELECT\\s+(DISTINCT\\s+)?(.+?)\\s+FROM\\s+" + ident + "\\s+WHERE\\s+" + ident +
 		"\\s+BETWEEN\\s+\\?\\s+AND\\s+\\?(?:\\s+ORDER\\s+BY\\s+" + ident + "(?:\\s+ASC)?)?" + tail)
 	updateRE   = regexp.MustCompile("(?is)^\\s*UPDATE\\s+" + ident + "\\s+SET\\s+(.+?)\\s+WHERE\\s+" + ident + "\\s*=\\s*\\?" + tail)
@@ -124,7 +125,7 @@ func matchShape(q string) *shape {
 	}
 	if m := pointSelectRE.FindStringSubmatch(q); m != nil {
 		if cols := identList(m[1]); cols != nil {
-			return &shape{kind: pointSelect, cols: cols, table: m[2], keyCol: m[3], params: 1}
+			return &shape{kind: pointSelect, cols: cols, table: m[2], keyCol: m[3], orderBy: m[4], params: 1}
 		}
 		return nil
 	}

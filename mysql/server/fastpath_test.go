@@ -235,6 +235,12 @@ func fastPathDifferential(t *testing.T, text bool) {
 		}
 		return float64(rng.Intn(2000000)-1000000) / 100
 	}
+	kArg := func() any {
+		if rng.Intn(15) == 0 {
+			return int64(1) << 40 // out of INT's range
+		}
+		return rng.Intn(10) - 2
+	}
 	type stmt struct {
 		q    string
 		args func() []any
@@ -290,6 +296,11 @@ func fastPathDifferential(t *testing.T, text bool) {
 		}, false},
 		{"UPDATE dd SET amt = ?, d = ? WHERE id = ?", func() []any { return []any{decArg(), dateArg(), intArg()} }, false},
 		{"SELECT d, dt, amt FROM dd WHERE id BETWEEN ? AND ?", func() []any { return []any{intArg(), rng.Intn(80)} }, true},
+		// FP-11: through the index on k.
+		{"SELECT id, c FROM sb WHERE k = ?", func() []any { return []any{kArg()} }, true},
+		{"SELECT c, pad FROM sb WHERE k = ? ORDER BY id", func() []any { return []any{kArg()} }, true},
+		{"select ID from SB where K = ? order by k asc", func() []any { return []any{kArg()} }, true},
+		{"SELECT c FROM sb WHERE id = ? ORDER BY pad", func() []any { return []any{intArg()} }, true},
 		// FP-10
 		{"SELECT COUNT(*) FROM sb", func() []any { return nil }, true},
 		{"select count( * ) from `u`;", func() []any { return nil }, true},
