@@ -235,12 +235,25 @@ func (ft *FastTable) Scan(ctx *sql.Context, lo, hi any, need []bool, fn func(sql
 		return err
 	}
 	defer release()
-	row := make(sql.Row, len(t.cols))
-	it := tx.Scan(t.primary, loKey, prefixEnd(hiKey), false)
+	return ft.eachRow(ctx, tx.Scan(t.primary, loKey, prefixEnd(hiKey), false), need, fn,
+		func(it *engine.Iterator) ([]byte, error) { return it.Value(), nil })
+}
+
+// eachRow calls fn with the row of every entry of it, closing it: the
+// encoded row is value(it) (the entry's value in the primary keyspace, or
+// its row read by primary key from a secondary index).
+func (ft *FastTable) eachRow(ctx *sql.Context, it *engine.Iterator, need []bool, fn func(sql.Row) error,
+	value func(*engine.Iterator) ([]byte, error)) error {
 	defer it.Close()
+	s, t := ft.s, ft.t
+	row := make(sql.Row, len(t.cols))
 	n := uint64(0)
 	for it.Next() {
-		if err := decodeColumns(ctx, it.Value(), t.cols, row, need); err != nil {
+		v, err := value(it)
+		if err != nil {
+			return err
+		}
+		if err := decodeColumns(ctx, v, t.cols, row, need); err != nil {
 			return err
 		}
 		n++
@@ -299,29 +312,17 @@ func (ft *FastTable) LookupEqual(ctx *sql.Context, o int, key any, need []bool, 
 		return err
 	}
 	defer release()
-	it := tx.Scan(ix.ks, prefix, prefixEnd(prefix), false)
-	defer it.Close()
-	row := make(sql.Row, len(t.cols))
-	n := uint64(0)
-	for it.Next() {
-		pk := it.Key()[len(prefix):]
-		val, found, err := tx.Get(t.primary, pk)
-		if err != nil {
-			return s.engineErr(err)
-		}
-		if !found {
-			return ErrFallback // an index entry without its row: go-mysql-server's to report
-		}
-		if err := decodeColumns(ctx, val, t.cols, row, need); err != nil {
-			return err
-		}
-		n++
-		if err := fn(row); err != nil {
-			return err
-		}
-	}
-	s.rowsRead.Add(n)
-	return s.engineErr(it.Err())
+	return ft.eachRow(ctx, tx.Scan(ix.ks, prefix, prefixEnd(prefix), false), need, fn,
+		func(it *engine.Iterator) ([]byte, error) {
+			val, found, err := tx.Get(t.primary, it.Key()[len(prefix):])
+			if err != nil {
+				return nil, s.engineErr(err)
+			}
+			if !found {
+				return nil, ErrFallback // an index entry without its row: go-mysql-server's to report
+			}
+			return val, nil
+		})
 }
 
 // Count is the number of rows the session's statement sees (FPB-2),
