@@ -55,8 +55,8 @@
 // which are resolved at every execution (the current database and the
 // catalog can change between two).
 //
-// FP-7 A multi-row INSERT sent as text whose tuples are all written as
-// the first one (as dumps and batching drivers write them) is the
+// FP-7 A multi-row INSERT, as text or prepared, whose tuples are all
+// written as the first one (as dumps and batching drivers write them) is the
 // single-row shape applied to each tuple's parameters, as one statement:
 // every row is inserted or none (a value that does not fit, or a
 // duplicate key, undoes the statement and hands it to go-mysql-server),

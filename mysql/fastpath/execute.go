@@ -68,6 +68,18 @@ func (fp *Path) normalizedShape(norm []byte) *shape {
 
 func (fp *Path) parse(query string) *shape {
 	sh := parseShape(query)
+	if sh == nil {
+		// A prepared multi-row INSERT (FP-7): the single-row shape, and
+		// its number of tuples. (Text is cut to one tuple before its
+		// lookup, in Text.)
+		if single, n, ok := oneTuple([]byte(query)); ok {
+			if one := parseShape(string(single)); one != nil && one.kind == insertValues {
+				c := *one
+				c.tuples = n
+				sh = &c
+			}
+		}
+	}
 	fp.mu.Lock()
 	if len(fp.shapes) >= maxShapes {
 		clear(fp.shapes)
@@ -93,16 +105,21 @@ var privileges = map[kind][]auth.Privilege{
 // caller runs it through go-mysql-server, nothing having been done.
 func (fp *Path) Prepared(goctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData) (res *sqltypes.Result, ok bool, err error) {
 	sh := fp.shape(prepare.PrepareStmt)
-	if sh == nil || int(prepare.ParamsCount) != sh.params || len(prepare.BindVars) != sh.params {
+	if sh == nil {
 		return nil, false, nil
 	}
-	params := make([]*querypb.BindVariable, sh.params)
+	rows := max(1, sh.tuples)
+	n := sh.params * rows
+	if int(prepare.ParamsCount) != n || len(prepare.BindVars) != n {
+		return nil, false, nil
+	}
+	params := make([]*querypb.BindVariable, n)
 	for i := range params {
 		if params[i] = prepare.BindVars["v"+strconv.Itoa(i+1)]; params[i] == nil {
 			return nil, false, nil
 		}
 	}
-	return fp.run(goctx, c, sh, params, 1)
+	return fp.run(goctx, c, sh, params, rows)
 }
 
 // textBuf holds normalized statement texts between uses.

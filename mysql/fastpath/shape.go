@@ -60,7 +60,8 @@ type shape struct {
 	distinct bool
 	orderBy  string
 	sets     []setClause
-	params   int
+	params   int // per row
+	tuples   int // a prepared multi-row INSERT's rows (FP-7); 0 otherwise
 }
 
 // setClause is one assignment of an UPDATE: col = ? (param) or col = src

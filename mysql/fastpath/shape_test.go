@@ -77,3 +77,18 @@ func TestOneTuple(t *testing.T) {
 		}
 	}
 }
+
+// TestPreparedTuples (FP-7): a prepared multi-row INSERT is the single-row
+// shape with its row count; other statements keep none.
+func TestPreparedTuples(t *testing.T) {
+	fp := New(nil, nil)
+	if sh := fp.shape("INSERT INTO t (a, b) VALUES (?, ?), (?, ?), (?, ?)"); sh == nil || sh.tuples != 3 || sh.params != 2 {
+		t.Fatalf("multi-row insert: %+v", sh)
+	}
+	if sh := fp.shape("INSERT INTO t (a, b) VALUES (?, ?)"); sh == nil || sh.tuples != 0 {
+		t.Fatalf("single-row insert: %+v", sh)
+	}
+	if sh := fp.shape("INSERT INTO t (a, b) VALUES (?, ?), (?, ?) ON DUPLICATE KEY UPDATE a = ?"); sh != nil {
+		t.Fatalf("ON DUPLICATE KEY UPDATE taken: %+v", sh)
+	}
+}
