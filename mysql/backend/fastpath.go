@@ -265,12 +265,13 @@ func (ft *FastTable) eachRow(ctx *sql.Context, it *engine.Iterator, need []bool,
 	return s.engineErr(it.Err())
 }
 
-// IndexOrdinal is the column ordinal of an integer column that a
-// single-column secondary index without a prefix length covers, or -1
-// (the columns LookupEqual reads through).
+// IndexOrdinal is the column ordinal of an integer or string column that
+// a single-column secondary index without a prefix length covers, or -1
+// (the columns LookupEqual reads through; a string's index key is its
+// collation key, CODEC-1, so equal keys are the collation's equal values).
 func (ft *FastTable) IndexOrdinal(name string) int {
 	o := ft.t.sch.IndexOfColName(name)
-	if o < 0 || !types.IsInteger(ft.t.sch[o].Type) || ft.equalityIndex(o) == nil {
+	if o < 0 || !types.IsInteger(ft.t.sch[o].Type) && !types.IsTextOnly(ft.t.sch[o].Type) || ft.equalityIndex(o) == nil {
 		return -1
 	}
 	return o
@@ -285,8 +286,8 @@ func (ft *FastTable) equalityIndex(o int) *index {
 	return nil
 }
 
-// LookupEqual calls fn with every row whose integer column o (an
-// IndexOrdinal) equals key, in primary key order, read through the
+// LookupEqual calls fn with every row whose column o (an IndexOrdinal)
+// equals key, in primary key order, read through the
 // column's index in the session's transaction (FPB-2): the columns with
 // need[o] (all if need is nil), the others nil. fn must not keep the row.
 // A key outside the column's range falls back (go-mysql-server compares

@@ -6,7 +6,7 @@
 // column names:
 //
 //	SELECT col[, col...] FROM t WHERE pk = ? [ORDER BY col]
-//	SELECT col[, col...] FROM t WHERE col = ? [ORDER BY pk | col]  (col: integer, own index)
+//	SELECT col[, col...] FROM t WHERE col = ? [ORDER BY pk | col]  (col: integer or string, own index)
 //	SELECT [DISTINCT] col[, col...] FROM t WHERE pk BETWEEN ? AND ? [ORDER BY col [ASC]]
 //	SELECT SUM(col) FROM t WHERE pk BETWEEN ? AND ?
 //	SELECT COUNT(*) FROM t
@@ -79,9 +79,11 @@
 // FP-10 SELECT COUNT(*) FROM t counts the primary keys the statement's
 // snapshot and the transaction's own writes show (FPB-2), without
 // decoding a row.
-// FP-11 An equality on an integer column with a single-column index of
-// its own reads that index (backend FastTable.LookupEqual): the rows in
-// primary key order, which is the order go-mysql-server returns them in
+// FP-11 An equality on an integer or string column with a single-column
+// index of its own reads that index (backend FastTable.LookupEqual; a
+// string compares by its collation key, as the column's collation
+// compares, and takes parameters as FP-1 does): the rows in primary key
+// order, which is the order go-mysql-server returns them in
 // whether it reads that index or scans the table; ORDER BY only by the
 // primary key or the column itself (equal everywhere).
 //

@@ -326,7 +326,7 @@ func (fp *Path) pointSelect(ctx *sql.Context, ft *backend.FastTable, sh *shape, 
 }
 
 // indexSelect answers SELECT cols FROM t WHERE col = ? [ORDER BY pk|col]
-// where col is an integer column with its own index (FP-11): the rows in
+// where col is an integer or string column with its own index (FP-11): the rows in
 // primary key order, as go-mysql-server returns them through that index
 // or a scan of the table.
 func (fp *Path) indexSelect(ctx *sql.Context, ft *backend.FastTable, sh *shape, sch sql.Schema, ords []int, p *querypb.BindVariable) (*sqltypes.Result, error) {

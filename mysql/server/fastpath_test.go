@@ -301,6 +301,8 @@ func fastPathDifferential(t *testing.T, text bool) {
 		{"SELECT c, pad FROM sb WHERE k = ? ORDER BY id", func() []any { return []any{kArg()} }, true},
 		{"select ID from SB where K = ? order by k asc", func() []any { return []any{kArg()} }, true},
 		{"SELECT c FROM sb WHERE id = ? ORDER BY pad", func() []any { return []any{intArg()} }, true},
+		{"SELECT id, a FROM u WHERE s = ?", func() []any { return []any{strArg(3)} }, true}, // general_ci, unique
+		{"SELECT id FROM u WHERE s = ? ORDER BY id", func() []any { return []any{"S" + fmt.Sprint(rng.Intn(70)) + []string{"", " ", "  "}[rng.Intn(3)]} }, true},
 		// FP-10
 		{"SELECT COUNT(*) FROM sb", func() []any { return nil }, true},
 		{"select count( * ) from `u`;", func() []any { return nil }, true},
