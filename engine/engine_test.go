@@ -114,8 +114,13 @@ func TestDeadlockSurfaces(t *testing.T) {
 
 // TestFaultSweep injects an I/O error at every operation index of the data
 // volume and of the log volume in turn. Every error must reach the caller
-// (a failed commit, open or close), never show up as wrong data: after each
-// run the volumes are reopened and every acknowledged commit is checked.
+// (a failed commit, open or close) or, when the page cleaner met it in the
+// background and a later attempt succeeded (a page flush, a checkpoint
+// header write), its error count (Strata_cleaner_errors, logged once);
+// never show up as wrong data: after each run the volumes are reopened and
+// every acknowledged commit is checked. (Which of the two meets an
+// operation index depends on timing: the cleaner's case made this test
+// flaky on loaded machines.)
 func TestFaultSweep(t *testing.T) {
 	for _, target := range []string{"data", "log"} {
 		t.Run(target, func(t *testing.T) {
@@ -155,7 +160,7 @@ func faultRun(t *testing.T, target string, op int64) (injected, surfaced bool) {
 			return
 		}
 		defer func() {
-			if err := db.Close(); err != nil {
+			if err := db.Close(); err != nil || db.cleanerErrs.Load() > 0 {
 				surfaced = true
 			}
 		}()
