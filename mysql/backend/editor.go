@@ -126,10 +126,16 @@ func (e *editor) Insert(ctx *sql.Context, row sql.Row) error {
 		tx.RollbackTo(sp) // ED-1
 		return e.s.engineErr(err)
 	}
+	e.inserted(ctx, row)
+	return nil
+}
+
+// inserted counts a row a statement inserted and records its
+// AUTO_INCREMENT value for the statement's insert ids (SES-8).
+func (e *editor) inserted(ctx *sql.Context, row sql.Row) {
 	e.t.ctr.rows.Add(1)
 	e.s.rowsWritten.Add(1)
 	e.s.wrote(ctx, e.t, row, true) // SES-8
-	return nil
 }
 
 func (e *editor) insert(ctx *sql.Context, tx *engine.Tx, row sql.Row) error {

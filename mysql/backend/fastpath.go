@@ -41,8 +41,8 @@ type FastTable struct {
 }
 
 // FastTable resolves table in the current database if its primary key is
-// the single column keyCol, or any single column with keyCol "" (FPB-1).
-func (s *Session) FastTable(table, keyCol string) (*FastTable, bool) {
+// a single column (FPB-1).
+func (s *Session) FastTable(table string) (*FastTable, bool) {
 	s.b.mu.RLock()
 	d := s.b.dbs[strings.ToLower(s.GetCurrentDatabase())]
 	s.b.mu.RUnlock()
@@ -53,10 +53,15 @@ func (s *Session) FastTable(table, keyCol string) (*FastTable, bool) {
 	if s.temporary(d.name, table) != nil {
 		return nil, false // a temporary table is go-mysql-server's to serve
 	}
-	if t == nil || len(t.pk) != 1 || keyCol != "" && !strings.EqualFold(t.sch[t.pk[0]].Name, keyCol) {
+	if t == nil || len(t.pk) != 1 {
 		return nil, false
 	}
 	return &FastTable{s: s, t: t}, true
+}
+
+// IsKey reports whether name is the primary key column.
+func (ft *FastTable) IsKey(name string) bool {
+	return strings.EqualFold(ft.t.sch[ft.t.pk[0]].Name, name)
 }
 
 // Ordinal is the position of column name in the table's rows, or -1.
@@ -534,33 +539,32 @@ func (ft *FastTable) AutoIncrementOrdinal() int { return ft.t.autoCol }
 // column already converted to the column's type, except the
 // AUTO_INCREMENT column when generate is set (its value is generated for
 // every row, as go-mysql-server's AutoIncrement expression does for an
-// omitted column). insertID is the AUTO_INCREMENT column's value in the
-// last row, else 0; the handler takes the OK packet's id and
-// LAST_INSERT_ID() from the session's record (SES-8). A fallback after
-// values were generated gives them back if no other statement took one
-// since, so that go-mysql-server's run of the statement generates the
-// same ones.
-func (ft *FastTable) Insert(ctx *sql.Context, rows []sql.Row, generate bool) (insertID uint64, err error) {
+// omitted column). The statement's insert ids are recorded in the session,
+// where the handler takes the OK packet's id and LAST_INSERT_ID() from
+// (SES-8). A fallback after values were generated gives them back if no
+// other statement took one since, so that go-mysql-server's run of the
+// statement generates the same ones.
+func (ft *FastTable) Insert(ctx *sql.Context, rows []sql.Row, generate bool) (err error) {
 	t := ft.t
 	if generate && t.autoCol < 0 {
-		return 0, ErrFallback
+		return ErrFallback
 	}
 	for _, row := range rows {
 		if len(row) != len(t.cols) {
-			return 0, ErrFallback
+			return ErrFallback
 		}
 		for i, c := range t.sch {
 			if row[i] == nil && !c.Nullable && !(generate && i == t.autoCol) {
-				return 0, ErrFallback
+				return ErrFallback
 			}
 		}
 		if t.autoCol >= 0 && !generate {
 			v := row[t.autoCol]
 			if v == nil {
-				return 0, ErrFallback
+				return ErrFallback
 			}
 			if zero, err := t.sch[t.autoCol].Type.Compare(ctx, v, 0); err != nil || zero == 0 {
-				return 0, ErrFallback // 0 generates a value (unless NO_AUTO_VALUE_ON_ZERO)
+				return ErrFallback // 0 generates a value (unless NO_AUTO_VALUE_ON_ZERO)
 			}
 		}
 	}
@@ -594,37 +598,18 @@ func (ft *FastTable) Insert(ctx *sql.Context, rows []sql.Row, generate bool) (in
 			if err := e.insert(ctx, tx, row); err != nil {
 				return err
 			}
-			ft.s.wrote(ctx, t, row, true) // SES-8
 			if t.autoCol >= 0 && !generate {
 				// Moves the counter past the given value, as go-mysql-server's
 				// AutoIncrement expression does.
 				if _, err := (&Table{t: t}).GetNextAutoIncrementValue(ctx, row[t.autoCol]); err != nil {
 					return err
 				}
-				// The OK packet's insert id is the given value as a 64-bit
-				// two's complement number (go-mysql-server's getAutoIncVal).
-				cv, err := t.cols[t.autoCol].canonical(ctx, row[t.autoCol])
-				if err != nil {
-					return ErrFallback
-				}
-				switch v := cv.(type) {
-				case int64:
-					insertID = uint64(v)
-				case uint64:
-					insertID = v
-				default:
-					return ErrFallback
-				}
 			}
-			t.ctr.rows.Add(1)
-			ft.s.rowsWritten.Add(1)
+			e.inserted(ctx, row)
 		}
 		return nil
 	})
-	if err != nil {
-		return 0, err
-	}
-	return insertID, nil
+	return err
 }
 
 // SessionByConn returns the session of a client connection, or nil.

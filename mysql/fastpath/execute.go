@@ -181,19 +181,12 @@ func (fp *Path) run(goctx context.Context, c *mysql.Conn, sh *shape, params []*q
 			return nil, false, nil
 		}
 	}
-	var ft *backend.FastTable
-	switch sh.kind {
-	case insertValues:
-		ft, ok = fp.insertTable(s, sh)
-	case countRows:
-		ft, ok = s.FastTable(sh.table, "")
-	default:
-		ft, ok = s.FastTable(sh.table, sh.keyCol)
-		if !ok && sh.kind == pointSelect { // FP-11: through a secondary index
-			if ft, ok = s.FastTable(sh.table, ""); ok && ft.IndexOrdinal(sh.keyCol) < 0 {
-				ok = false
-			}
-		}
+	// A statement keyed by a column names the primary key, or, for a
+	// point select, a column with its own index (FP-11). An INSERT's
+	// columns are checked against the table by insert.
+	ft, ok := s.FastTable(sh.table)
+	if ok && sh.keyCol != "" && !ft.IsKey(sh.keyCol) && !(sh.kind == pointSelect && ft.IndexOrdinal(sh.keyCol) >= 0) {
+		ok = false
 	}
 	if !ok {
 		return nil, false, nil
@@ -280,19 +273,6 @@ func transactionControl(ctx *sql.Context, c *mysql.Conn, s *backend.Session, k k
 	return nil
 }
 
-// insertTable resolves an INSERT's table by its primary key column.
-func (fp *Path) insertTable(s *backend.Session, sh *shape) (*backend.FastTable, bool) {
-	if sh.cols == nil {
-		return s.FastTable(sh.table, "")
-	}
-	for _, col := range sh.cols {
-		if ft, ok := s.FastTable(sh.table, col); ok {
-			return ft, true
-		}
-	}
-	return s.FastTable(sh.table, "") // the key left out: generated (FP-8) or refused by insert
-}
-
 func (fp *Path) pointSelect(ctx *sql.Context, ft *backend.FastTable, sh *shape, p *querypb.BindVariable) (*sqltypes.Result, error) {
 	sch, ords, err := projection(ft, sh.cols)
 	if err != nil {
@@ -301,7 +281,7 @@ func (fp *Path) pointSelect(ctx *sql.Context, ft *backend.FastTable, sh *shape, 
 	if sh.orderBy != "" && ft.Ordinal(sh.orderBy) < 0 {
 		return nil, backend.ErrFallback // go-mysql-server's error
 	}
-	if !strings.EqualFold(ft.Column(ft.KeyOrdinal()).Name, sh.keyCol) {
+	if !ft.IsKey(sh.keyCol) {
 		return fp.indexSelect(ctx, ft, sh, sch, ords, p)
 	}
 	key, ok := bindValue(p, ft.Column(ft.KeyOrdinal()).Type)
@@ -512,13 +492,8 @@ func (fp *Path) rangeSelect(ctx *sql.Context, ft *backend.FastTable, sh *shape, 
 	}
 	if keyOrder {
 		slices.SortStableFunc(rows, func(a, b outRow) int {
-			switch {
-			case a.sort == nil && b.sort == nil:
-				return 0
-			case a.sort == nil:
-				return -1
-			case b.sort == nil:
-				return 1
+			if c, either := nullsFirst(a.sort, b.sort); either {
+				return c
 			}
 			return bytes.Compare(a.sortKey, b.sortKey)
 		})
@@ -526,13 +501,8 @@ func (fp *Path) rangeSelect(ctx *sql.Context, ft *backend.FastTable, sh *shape, 
 		typ := ft.Column(orderOrd).Type
 		var cmpErr error
 		slices.SortStableFunc(rows, func(a, b outRow) int {
-			switch {
-			case a.sort == nil && b.sort == nil:
-				return 0
-			case a.sort == nil:
-				return -1
-			case b.sort == nil:
-				return 1
+			if c, either := nullsFirst(a.sort, b.sort); either {
+				return c
 			}
 			c, err := typ.Compare(ctx, a.sort, b.sort)
 			if err != nil {
@@ -551,6 +521,20 @@ func (fp *Path) rangeSelect(ctx *sql.Context, ft *backend.FastTable, sh *shape, 
 	ctx.SetLastQueryInfoInt(sql.RowCount, -1)
 	ctx.SetLastQueryInfoInt(sql.FoundRows, int64(len(res.Rows)))
 	return res, nil
+}
+
+// nullsFirst orders NULL before any value, as ORDER BY ... ASC does;
+// either is false when neither is NULL (c is then for the caller).
+func nullsFirst(a, b any) (c int, either bool) {
+	switch {
+	case a == nil && b == nil:
+		return 0, true
+	case a == nil:
+		return -1, true
+	case b == nil:
+		return 1, true
+	}
+	return 0, false
 }
 
 // sumRange answers SELECT SUM(col) of an integer column over a key range
@@ -793,12 +777,12 @@ func (fp *Path) insert(ctx *sql.Context, ft *backend.FastTable, sh *shape, param
 		}
 		all[r] = row
 	}
-	id, err := ft.Insert(ctx, all, generate)
-	if err != nil {
+	if err := ft.Insert(ctx, all, generate); err != nil {
 		return nil, err
 	}
+	// The insert id: the handler's, from the session's record (SES-8).
 	ctx.SetLastQueryInfoInt(sql.RowCount, int64(rows))
-	return &sqltypes.Result{RowsAffected: uint64(rows), InsertID: id}, nil
+	return &sqltypes.Result{RowsAffected: uint64(rows)}, nil
 }
 
 // bindValue decodes a parameter compared with a column of type typ (a key)
