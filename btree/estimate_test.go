@@ -57,3 +57,46 @@ func TestAscendingInsertsFillLeaves(t *testing.T) {
 		t.Fatalf("scan: %d entries, %v", got, it.Err())
 	}
 }
+
+// TestPositionAndSample: Position places a key at its share of the key
+// order (within a few percent on 60,000 sequential keys); two keys in one
+// leaf get that leaf and their slots; SampleLeaf hands over one leaf's
+// keys in order.
+func TestPositionAndSample(t *testing.T) {
+	e := newEnv(t, 4096)
+	const total = 60000
+	for i := 0; i < total; i++ {
+		e.put(t, []byte(fmt.Sprintf("k%08d", i)), make([]byte, 40))
+	}
+	for _, i := range []int{0, 5000, 30000, 59999} {
+		f, _, _, err := e.tree.Position(e.pool, []byte(fmt.Sprintf("k%08d", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := float64(i) / total; f < want-0.03 || f > want+0.03 {
+			t.Errorf("position of key %d: %.4f, want about %.4f", i, f, want)
+		}
+	}
+	if f, _, _, _ := e.tree.Position(e.pool, nil); f != 1 {
+		t.Errorf("position of +infinity: %v", f)
+	}
+	_, l1, s1, _ := e.tree.Position(e.pool, []byte(fmt.Sprintf("k%08d", 100)))
+	_, l2, s2, _ := e.tree.Position(e.pool, []byte(fmt.Sprintf("k%08d", 103)))
+	if l1 == l2 && s2-s1 != 3 {
+		t.Errorf("slots %d and %d in one leaf for keys 3 apart", s1, s2)
+	}
+	for i := 0; i < 5; i++ {
+		var keys []string
+		if err := e.tree.SampleLeaf(e.pool, func(k []byte) { keys = append(keys, string(k)) }); err != nil {
+			t.Fatal(err)
+		}
+		if len(keys) == 0 {
+			t.Fatal("empty sampled leaf")
+		}
+		for j := 1; j < len(keys); j++ {
+			if keys[j-1] >= keys[j] {
+				t.Fatalf("sampled keys out of order: %q, %q", keys[j-1], keys[j])
+			}
+		}
+	}
+}

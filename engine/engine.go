@@ -158,6 +158,48 @@ func (db *DB) EstimateEntries(ks *Keyspace) (int64, error) {
 	return ks.tree.EstimateEntries(db.pool, 16)
 }
 
+// EstimateRange estimates the committed entries of ks with lo <= key < hi
+// (hi nil: no upper bound), given total, the caller's estimate of all its
+// entries: exact when both ends fall in one leaf, else the fraction of the
+// key order between the two ends (btree Position) times total. Two
+// descents, whatever the range's size.
+func (db *DB) EstimateRange(ks *Keyspace, lo, hi []byte, total int64) (float64, error) {
+	if db.closed.Load() {
+		return 0, ErrClosed
+	}
+	if lo == nil {
+		lo = []byte{}
+	}
+	flo, llo, slo, err := ks.tree.Position(db.pool, lo)
+	if err != nil {
+		return 0, err
+	}
+	fhi, lhi, shi, err := ks.tree.Position(db.pool, hi)
+	if err != nil {
+		return 0, err
+	}
+	if hi != nil && llo == lhi {
+		return float64(max(shi-slo, 0)), nil
+	}
+	return max(fhi-flo, 0) * float64(total), nil
+}
+
+// SampleKeys calls fn with the keys of leaves random leaves of ks, each
+// leaf's keys in order, first reporting the leaf's start (fn(nil)). fn
+// must not keep a key.
+func (db *DB) SampleKeys(ks *Keyspace, leaves int, fn func(key []byte)) error {
+	if db.closed.Load() {
+		return ErrClosed
+	}
+	for i := 0; i < leaves; i++ {
+		fn(nil)
+		if err := ks.tree.SampleLeaf(db.pool, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // DB is an open engine.
 type DB struct {
 	opts     Options

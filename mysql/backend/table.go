@@ -39,7 +39,8 @@ type table struct {
 	indexes []*index
 	refs    *engine.Keyspace // keyless tables since KeyFormat 2: hash(row) + row id (CODEC-10)
 	ctr     *counters
-	temp    *tempSlot // a session's temporary table (TMP-1), else nil
+	temp    *tempSlot    // a session's temporary table (TMP-1), else nil
+	pkStats keyStatsSlot // ST-2, for the primary key
 
 	unsigned bool // a DECIMAL/FLOAT/DOUBLE column is UNSIGNED (CAT-5)
 }
@@ -73,10 +74,11 @@ type counters struct {
 }
 
 type index struct {
-	t    *table
-	def  indexDef
-	cols []int
-	ks   *engine.Keyspace
+	t     *table
+	def   indexDef
+	cols  []int
+	ks    *engine.Keyspace
+	stats keyStatsSlot // ST-2
 }
 
 // maxDeclaredKey is MySQL's InnoDB limit on a declared index key; keys are
@@ -453,8 +455,11 @@ func (tb *Table) RowCount(ctx *sql.Context) (uint64, bool, error) {
 	c.rowsMu.Lock()
 	defer c.rowsMu.Unlock()
 	if !c.rowsCounted {
+		// ST-1: the rows inserted and deleted since the table was opened
+		// are already counted; a saved estimate predates them, a sample
+		// of the tree includes them.
 		if tb.t.def.RowEstimate > 0 {
-			c.rows.Store(tb.t.def.RowEstimate)
+			c.rows.Add(tb.t.def.RowEstimate)
 		} else {
 			// No estimate saved (first use, or after a crash): sample the
 			// primary B+tree rather than scan it, whatever its size.
@@ -462,7 +467,7 @@ func (tb *Table) RowCount(ctx *sql.Context) (uint64, bool, error) {
 			if err != nil {
 				return 0, false, err
 			}
-			c.rows.Add(n)
+			c.rows.Store(n)
 		}
 		c.rowsCounted = true
 	}

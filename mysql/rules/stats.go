@@ -27,6 +27,11 @@ func (s safeStats) AnalyzeTable(ctx *sql.Context, table sql.Table, db string) er
 	if empty {
 		return nil
 	}
+	if a, ok := table.(interface{ AnalyzeKeys(*sql.Context) error }); ok { // backend ST-2
+		if err := a.AnalyzeKeys(ctx); err != nil {
+			return err
+		}
+	}
 	if iat, ok := table.(sql.IndexAddressableTable); ok {
 		table = comparableSample{iat}
 	}

@@ -59,6 +59,7 @@ import (
 	"strata/mysql/backend"
 	"strata/mysql/fastpath"
 	"strata/mysql/infoschema"
+	"strata/mysql/planner"
 	"strata/mysql/routines"
 	"strata/mysql/rules"
 	"strata/page"
@@ -104,6 +105,7 @@ func New(db *engine.DB, cfg Config) (*Server, error) {
 	rules.ErrOutOfMemory = backend.ErrOutOfMemory
 	e := sqle.NewDefault(b)
 	e.Analyzer.Catalog.StatsProvider = rules.SafeStats(e.Analyzer.Catalog.StatsProvider) // RULE-21
+	e.Analyzer.Coster = planner.New()                                                    // PL-1..6
 	infoschema.Install(e.Analyzer.Catalog, routines.RoutineRows(b))                      // IS-1
 	builtins := []string{}
 	for _, f := range function.BuiltIns {

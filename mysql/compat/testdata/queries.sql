@@ -265,7 +265,7 @@ SELECT id FROM emp LIMIT 20, 1;
 SELECT FOUND_ROWS();
 SELECT id FROM emp ORDER BY name DESC LIMIT 2, 2;
 SELECT FOUND_ROWS();
-SELECT SQL_CALC_FOUND_ROWS e.id FROM emp e LEFT JOIN dept d ON d.id = e.dept_id LIMIT 3, 2;
+SELECT SQL_CALC_FOUND_ROWS e.id FROM emp e LEFT JOIN dept d ON d.id = e.dept_id ORDER BY e.id LIMIT 3, 2;
 SELECT FOUND_ROWS();
 SELECT COUNT(*) FROM emp WHERE name IN ('ann', 'bob', 'zed');
 SELECT name FROM emp WHERE name > 'c' ORDER BY name;
