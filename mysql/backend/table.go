@@ -796,7 +796,9 @@ type rowIter struct {
 	locking bool
 	next    int
 	it      *engine.Iterator
-	row     sql.Row
+	row     sql.Row // scratch for the whole row when only a projection is returned
+	need    []bool  // the columns to decode (nil: all); set by the first load
+	needSet bool
 	reads   uint32
 	clock   uint64 // the commit clock before the current range's scan began
 }
@@ -860,7 +862,6 @@ func (ri *rowIter) load(ctx *sql.Context, key, val []byte) (sql.Row, bool, error
 		if pk, err = ix.splitEntry(key); err != nil {
 			return nil, false, err
 		}
-		pk = append([]byte{}, pk...)
 	}
 	if ix != nil || ri.locking {
 		var v []byte
@@ -891,8 +892,19 @@ func (ri *rowIter) load(ctx *sql.Context, key, val []byte) (sql.Row, bool, error
 		}
 		val = v
 	}
-	full := make(sql.Row, len(t.cols))
-	if err := decodeRow(ctx, val, t.cols, full); err != nil {
+	if !ri.needSet {
+		ri.need, ri.needSet = ri.needed(), true
+	}
+	var full sql.Row
+	if ri.tb.projIdx != nil {
+		if ri.row == nil {
+			ri.row = make(sql.Row, len(t.cols))
+		}
+		full = ri.row
+	} else {
+		full = make(sql.Row, len(t.cols))
+	}
+	if err := decodeColumns(ctx, val, t.cols, full, ri.need); err != nil {
 		return nil, false, err
 	}
 	if ix != nil {
@@ -915,6 +927,25 @@ func (ri *rowIter) load(ctx *sql.Context, key, val []byte) (sql.Row, bool, error
 		out[i] = full[o]
 	}
 	return out, true, nil
+}
+
+// needed returns the columns a load must decode: the projection's, the
+// index's (an entry is checked against its row) and, under a range
+// filter, every column; nil means all.
+func (ri *rowIter) needed() []bool {
+	if ri.tb.projIdx == nil || ri.part.filter != nil {
+		return nil
+	}
+	need := make([]bool, len(ri.t.cols))
+	for _, o := range ri.tb.projIdx {
+		need[o] = true
+	}
+	if ix := ri.part.ix; ix != nil {
+		for _, o := range ix.cols {
+			need[o] = true
+		}
+	}
+	return need
 }
 
 func (ri *rowIter) Close(*sql.Context) error {
