@@ -6,7 +6,7 @@ package backend
 //
 // ST-1 Row count: sampled from the primary B+tree on first use (or the
 //      estimate saved at clean shutdown), then moved by every insert and
-//      delete (Table.RowCount).
+//      delete (Table.RowCount); sampled again by ANALYZE TABLE.
 // ST-2 Key distinct counts: for each index (and the primary key), the
 //      number of distinct values of each prefix of its columns, estimated
 //      from the keys of random leaves as InnoDB does (the share of
@@ -152,9 +152,26 @@ func (t *table) sampleKeyStats(ks *engine.Keyspace, cols []int, slot *keyStatsSl
 	return st, nil
 }
 
-// AnalyzeKeys takes ST-2 again for every index of the table, from more
-// leaves (ANALYZE TABLE).
+// AnalyzeKeys samples the row count again (ST-1) and takes ST-2 again for
+// every index of the table, from more leaves (ANALYZE TABLE).
 func (tb *Table) AnalyzeKeys(ctx *sql.Context) error {
+	if !tb.t.keyless() {
+		// ST-1 again from 4 x 16 descents: an estimate saved by an
+		// earlier run may be off (and only moves by the rows changed).
+		var sum int64
+		for i := 0; i < 4; i++ {
+			n, err := tb.t.db.b.db.EstimateEntries(tb.t.primary)
+			if err != nil {
+				return err
+			}
+			sum += n
+		}
+		c := tb.t.ctr
+		c.rowsMu.Lock()
+		c.rows.Store((sum + 2) / 4)
+		c.rowsCounted = true
+		c.rowsMu.Unlock()
+	}
 	rows, _, err := tb.RowCount(ctx)
 	if err != nil {
 		return err

@@ -18,6 +18,10 @@
 //	     ROUTINES, which also lists stored functions (IS-4).
 //	IS-4 ROUTINES' rows are go-mysql-server's (procedures) followed by the
 //	     rows of the functions Install's caller lists (routines FN-n).
+//	IS-5 STATISTICS' CARDINALITY is the planner's estimate of the distinct
+//	     values of the index's first SEQ_IN_INDEX columns (planner
+//	     Statistics, backend ST-2), as InnoDB reports its own estimate;
+//	     go-mysql-server wrote 0.
 //
 // Tested by mysql/server's TestInformationSchemaVariables against the
 // values SELECT @@var returns, and by mtr's include files in
@@ -35,6 +39,8 @@ import (
 	is "github.com/dolthub/go-mysql-server/sql/information_schema"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/types"
+
+	"strata/mysql/planner"
 )
 
 // Install replaces the catalog's information_schema with one that also
@@ -48,8 +54,85 @@ func Install(cat *analyzer.Catalog, functions func(*sql.Context) ([]sql.Row, err
 	if t, ok, err := cat.InfoSchema.GetTableInsensitive(sql.NewEmptyContext(), "routines"); err == nil && ok && functions != nil {
 		extra["routines"] = &routinesTable{Table: t, functions: functions}
 	}
+	if t, ok, err := cat.InfoSchema.GetTableInsensitive(sql.NewEmptyContext(), "statistics"); err == nil && ok {
+		extra["statistics"] = &statisticsTable{Table: t}
+	}
 	cat.InfoSchema = &database{Database: cat.InfoSchema, extra: extra}
 }
+
+// statisticsTable is go-mysql-server's STATISTICS with CARDINALITY filled
+// in (IS-5).
+type statisticsTable struct {
+	sql.Table
+	cat sql.Catalog
+}
+
+func (s *statisticsTable) AssignCatalog(cat sql.Catalog) sql.Table {
+	t := s.Table
+	if ct, ok := t.(sql.CatalogTable); ok {
+		t = ct.AssignCatalog(cat)
+	}
+	return &statisticsTable{Table: t, cat: cat}
+}
+
+func (s *statisticsTable) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, error) {
+	rows, err := sql.RowIterToRows(ctx, mustIter(s.Table.PartitionRows(ctx, p)))
+	if err != nil {
+		return nil, err
+	}
+	sch := s.Schema()
+	col := func(name string) int { return sch.IndexOfColName(name) }
+	db, tbl, idx, seq, card := col("TABLE_SCHEMA"), col("TABLE_NAME"), col("INDEX_NAME"), col("SEQ_IN_INDEX"), col("CARDINALITY")
+	if s.cat == nil || db < 0 || tbl < 0 || idx < 0 || seq < 0 || card < 0 {
+		return sql.RowsToRowIter(rows...), nil
+	}
+	type key struct{ db, tbl string }
+	tables := map[key]planner.Statistics{}
+	for _, r := range rows {
+		k := key{fmt.Sprint(r[db]), fmt.Sprint(r[tbl])}
+		st, seen := tables[k]
+		if !seen {
+			if d, err := s.cat.Database(ctx, k.db); err == nil {
+				if t, ok, err := d.GetTableInsensitive(ctx, k.tbl); err == nil && ok {
+					st, _ = t.(planner.Statistics)
+				}
+			}
+			tables[k] = st
+		}
+		if st == nil {
+			continue
+		}
+		idxs, err := st.GetIndexes(ctx)
+		if err != nil {
+			continue
+		}
+		n, _, err := types.Int64.Convert(ctx, r[seq])
+		if err != nil {
+			continue
+		}
+		for _, x := range idxs {
+			if strings.EqualFold(x.ID(), fmt.Sprint(r[idx])) {
+				if v, ok := st.KeyDistinct(ctx, x, int(n.(int64))); ok {
+					r[card] = int64(v + 0.5)
+				}
+				break
+			}
+		}
+	}
+	return sql.RowsToRowIter(rows...), nil
+}
+
+func mustIter(it sql.RowIter, err error) sql.RowIter {
+	if err != nil {
+		return errIter{err}
+	}
+	return it
+}
+
+type errIter struct{ err error }
+
+func (e errIter) Next(*sql.Context) (sql.Row, error) { return nil, e.err }
+func (e errIter) Close(*sql.Context) error           { return nil }
 
 // routinesTable is go-mysql-server's ROUTINES (procedures, which its
 // analyzer assigns) with the stored functions' rows after them (IS-4).

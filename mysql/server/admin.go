@@ -13,6 +13,7 @@ import (
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 
 	"strata/mysql/backend"
+	"strata/mysql/planner"
 )
 
 // Table maintenance statements go-mysql-server's parser lacks, answered
@@ -215,9 +216,10 @@ func syntaxError(near string) error {
 // showIndexRE matches SHOW INDEX/INDEXES/KEYS FROM t [FROM db].
 var showIndexRE = regexp.MustCompile("(?is)^\\s*SHOW\\s+(?:EXTENDED\\s+)?(?:INDEX|INDEXES|KEYS)\\s+(?:FROM|IN)\\s+([`\\w.$]+)(?:\\s+(?:FROM|IN)\\s+([`\\w$]+))?")
 
-// showIndexMetadata fills what go-mysql-server leaves NULL in SHOW INDEX:
-// Collation ('A': ascending, as every strata index is) and Sub_part (the
-// key part's prefix length, backend IX-1).
+// showIndexMetadata fills what go-mysql-server leaves NULL or 0 in SHOW
+// INDEX: Collation ('A': ascending, as every strata index is), Sub_part
+// (the key part's prefix length, backend IX-1) and Cardinality (distinct
+// values of the key's first Seq_in_index columns, backend ST-2).
 func (h *errorHandler) showIndexMetadata(c *mysql.Conn, query string, res *sqltypes.Result) {
 	m := showIndexRE.FindStringSubmatch(query)
 	if m == nil || len(res.Fields) < 8 || res.Fields[5].Name != "Collation" || res.Fields[7].Name != "Sub_part" {
@@ -244,9 +246,12 @@ func (h *errorHandler) showIndexMetadata(c *mysql.Conn, query string, res *sqlty
 		return
 	}
 	prefix := map[string][]uint16{}
+	byID := map[string]sql.Index{}
 	for _, ix := range idxs {
 		prefix[strings.ToLower(ix.ID())] = ix.PrefixLengths()
+		byID[strings.ToLower(ix.ID())] = ix
 	}
+	var st planner.Statistics = tb
 	for _, row := range res.Rows {
 		if len(row) < 8 {
 			continue
@@ -256,8 +261,15 @@ func (h *errorHandler) showIndexMetadata(c *mysql.Conn, query string, res *sqlty
 		if err != nil {
 			continue
 		}
-		if p := prefix[strings.ToLower(row[2].ToString())]; seq >= 1 && seq <= len(p) && p[seq-1] > 0 {
+		key := strings.ToLower(row[2].ToString())
+		if p := prefix[key]; seq >= 1 && seq <= len(p) && p[seq-1] > 0 {
 			row[7] = sqltypes.NewInt64(int64(p[seq-1]))
+		}
+		if ix := byID[key]; st != nil && ix != nil {
+			// the planner's estimate (backend ST-2), as InnoDB shows its own
+			if d, ok := st.KeyDistinct(ctx, ix, seq); ok {
+				row[6] = sqltypes.NewInt64(int64(d + 0.5))
+			}
 		}
 	}
 }

@@ -68,6 +68,39 @@ func TestJoinPlans(t *testing.T) {
 	insert("INSERT INTO order_lines VALUES ", lines)
 	total := nc + np + no + len(lines)
 
+	// The estimates behind the plan, as SHOW INDEX and STATISTICS show
+	// them (admin showIndexMetadata, infoschema IS-5): 25 countries.
+	var card int64
+	for _, q := range []string{
+		"SELECT CARDINALITY FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = 'd' AND TABLE_NAME = 'customers' AND INDEX_NAME = 'country'",
+	} {
+		if err := c.QueryRow(q).Scan(&card); err != nil || card < 12 || card > 50 {
+			t.Errorf("%s: %d, %v; want about 25", q, card, err)
+		}
+	}
+	srows, err := c.Query("SHOW INDEX FROM customers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols, _ := srows.Columns()
+	for srows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := srows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		name, card := fmt.Sprintf("%s", vals[2]), fmt.Sprint(vals[6])
+		var n int
+		fmt.Sscan(card, &n)
+		if want := map[string]int{"PRIMARY": nc, "country": 25}[name]; n < want/2 || n > want*2 {
+			t.Errorf("SHOW INDEX FROM customers: %s cardinality %s, want about %d", name, card, want)
+		}
+	}
+	srows.Close()
+
 	const join3 = `SELECT p.category, COUNT(*), SUM(l.qty) FROM customers c
 		JOIN orders o ON o.customer_id = c.id JOIN order_lines l ON l.order_id = o.id
 		JOIN products p ON p.id = l.product_id
