@@ -44,6 +44,7 @@ type Backend struct {
 	nextTID uint32
 
 	rowsRead, rowsWritten atomic.Uint64
+	coveredReads          atomic.Uint64 // rows read from index entries alone (IX-3)
 	fastSelects           atomic.Uint64
 	fastWrites            atomic.Uint64
 	fastTxControl         atomic.Uint64
@@ -92,6 +93,10 @@ func (b *Backend) RowCounters() (read, written uint64) {
 
 // FastSelects counts the selects the server's fast path answered;
 // CountFastSelect counts one (a select that fell back is not one).
+// CoveredReads counts the rows read from secondary-index entries without
+// their primary-key lookup (IX-3).
+func (b *Backend) CoveredReads() uint64 { return b.coveredReads.Load() }
+
 func (b *Backend) FastSelects() uint64 { return b.fastSelects.Load() }
 func (b *Backend) CountFastSelect()    { b.fastSelects.Add(1) }
 

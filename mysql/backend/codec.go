@@ -544,6 +544,32 @@ func (c colCodec) decodeIntKey(b []byte) (uint64, bool) {
 	return u, c.kind == kUint
 }
 
+// intValue is the Go value of an integer column from its key encoding's
+// 8 bytes (appendInt64Key, appendUint64), typed as decodeColumns types it.
+func (c colCodec) intValue(u uint64) any {
+	if c.kind == kInt {
+		x := int64(u ^ (1 << 63))
+		switch c.qt {
+		case sqltypes.Int8:
+			return int8(x)
+		case sqltypes.Int16:
+			return int16(x)
+		case sqltypes.Int24, sqltypes.Int32:
+			return int32(x)
+		}
+		return x
+	}
+	switch c.qt {
+	case sqltypes.Uint8:
+		return uint8(u)
+	case sqltypes.Uint16:
+		return uint16(u)
+	case sqltypes.Uint24, sqltypes.Uint32:
+		return uint32(u)
+	}
+	return u
+}
+
 // prefixEnd returns the smallest key above every key starting with p, or
 // nil if there is none.
 func prefixEnd(p []byte) []byte {

@@ -188,6 +188,13 @@ func errWrongSubKey() error {
 // transactions of indexBuildBatch entries. A unique index's duplicates
 // are found among sorted neighbours within a chunk, and through the tree
 // for a chunk after the first (which may meet entries already written).
+//
+// IX-3 A non-locking read through a secondary index whose projected
+// columns are all integer key parts of the index or of the primary key
+// (not cut to a prefix) returns them from the index entries, without the
+// primary-key lookup: an integer's key encoding gives its value back (a
+// string's is its collation weight and does not), and the entry is the
+// one the statement's snapshot sees, as the row would be.
 
 // indexBuildChunk and indexBuildBatch are variables for the tests, which
 // shrink them to build through many chunks and batches.

@@ -799,6 +799,7 @@ type rowIter struct {
 	row     sql.Row // scratch for the whole row when only a projection is returned
 	need    []bool  // the columns to decode (nil: all); set by the first load
 	needSet bool
+	cover   []coverCol // IX-3: the projection read from index entries, else nil
 	reads   uint32
 	clock   uint64 // the commit clock before the current range's scan began
 }
@@ -863,6 +864,15 @@ func (ri *rowIter) load(ctx *sql.Context, key, val []byte) (sql.Row, bool, error
 			return nil, false, err
 		}
 	}
+	if !ri.needSet {
+		ri.need, ri.needSet = ri.needed(), true
+		if ix != nil && !ri.locking && ri.part.filter == nil {
+			ri.cover = ri.covering()
+		}
+	}
+	if ri.cover != nil {
+		return ri.fromEntry(key, pk)
+	}
 	if ix != nil || ri.locking {
 		var v []byte
 		var found bool
@@ -891,9 +901,6 @@ func (ri *rowIter) load(ctx *sql.Context, key, val []byte) (sql.Row, bool, error
 			return nil, false, err
 		}
 		val = v
-	}
-	if !ri.needSet {
-		ri.need, ri.needSet = ri.needed(), true
 	}
 	var full sql.Row
 	if ri.tb.projIdx != nil {
@@ -946,6 +953,93 @@ func (ri *rowIter) needed() []bool {
 		}
 	}
 	return need
+}
+
+// coverCol is one projected column read from an index entry (IX-3): the
+// entry's key part at index part of the index columns (the primary key's
+// after them), decoded as an integer of kind k.
+type coverCol struct {
+	part int
+	c    colCodec
+}
+
+// covering returns how to read the projection from the scanned index's
+// entries alone (IX-3), or nil: only when every projected column is an
+// integer key part of the index or of the primary key (their key encoding
+// gives the value back; a string's is its collation weight).
+func (ri *rowIter) covering() []coverCol { return coverPlan(ri.t, ri.part.ix, ri.tb.projIdx) }
+
+// Covers reports whether a non-locking read through idx returns this
+// table's projection from the index entries alone (IX-3; the planner
+// costs such a read without the primary-key lookup).
+func (tb *Table) Covers(idx sql.Index) bool {
+	x, ok := idx.(*Index)
+	return ok && x.ix != nil && coverPlan(tb.t, x.ix, tb.projIdx) != nil
+}
+
+func coverPlan(t *table, ix *index, projIdx []int) []coverCol {
+	if projIdx == nil || t.keyless() {
+		return nil
+	}
+	parts := append(append([]int{}, ix.cols...), t.pk...)
+	var out []coverCol
+	for _, o := range projIdx {
+		c := t.cols[o]
+		if c.kind != kInt && c.kind != kUint || c.qt == sqltypes.Year {
+			return nil
+		}
+		at := -1
+		for i, p := range parts {
+			if p == o && (i >= len(ix.cols) || ix.def.prefixOf(i) == 0) {
+				at = i
+				break
+			}
+		}
+		if at < 0 {
+			return nil
+		}
+		out = append(out, coverCol{part: at, c: c})
+	}
+	return out
+}
+
+// fromEntry builds the projected row from an index entry (IX-3): the
+// entry is the snapshot's, as the row would be.
+func (ri *rowIter) fromEntry(key, pk []byte) (sql.Row, bool, error) {
+	t, ix := ri.t, ri.part.ix
+	var offs [16]int
+	starts := offs[:0]
+	off := 0
+	for _, o := range ix.cols {
+		starts = append(starts, off)
+		n, err := t.cols[o].skipKey(key[off:])
+		if err != nil {
+			return nil, false, err
+		}
+		off += n
+	}
+	for _, o := range t.pk {
+		starts = append(starts, off)
+		n, err := t.cols[o].skipKey(key[off:])
+		if err != nil {
+			return nil, false, err
+		}
+		off += n
+	}
+	out := make(sql.Row, len(ri.cover))
+	for i, cc := range ri.cover {
+		b := key[starts[cc.part]:]
+		if b[0] == keyNull {
+			continue
+		}
+		if len(b) < 9 {
+			return nil, false, errCorruptKey
+		}
+		u := binary.BigEndian.Uint64(b[1:9])
+		out[i] = cc.c.intValue(u)
+	}
+	ri.s.b.coveredReads.Add(1)
+	return out, true, nil
 }
 
 func (ri *rowIter) Close(*sql.Context) error {

@@ -430,11 +430,22 @@ func (e *estimator) read(g *memo.ExprGroup) float64 {
 	return e.rows(g) * costRow
 }
 
-// rowCost is one row's read through idx: a secondary index adds the
-// primary-key lookup (PL-3).
-func rowCost(idx sql.Index) float64 {
+// Covering is a table that can tell whether a read through an index needs
+// no primary-key lookup for the columns the statement reads.
+type Covering interface {
+	Covers(idx sql.Index) bool
+}
+
+// rowCost is one row's read through idx of src: a secondary index adds
+// the primary-key lookup unless it covers the columns read (PL-3).
+func rowCost(src memo.SourceRel, idx sql.Index) float64 {
 	if strings.EqualFold(idx.ID(), "PRIMARY") {
 		return costRow
+	}
+	if st, ok := statsOf(src); ok {
+		if c, ok := st.(Covering); ok && c.Covers(idx) {
+			return costRow
+		}
 	}
 	return costRow + costSeek
 }
@@ -443,9 +454,9 @@ func rowCost(idx sql.Index) float64 {
 func (e *estimator) scanCost(scan *memo.IndexScan) float64 {
 	idx := scan.Index.SqlIdx()
 	if rr, ok := e.rangeRows(scan); ok {
-		return costSeek + rr*rowCost(idx)
+		return costSeek + rr*rowCost(scan, idx)
 	}
-	return e.tableRows(scan) * rowCost(idx)
+	return e.tableRows(scan) * rowCost(scan, idx)
 }
 
 // lookupCost is a lookup join's right side: a descent per left row and the
@@ -464,7 +475,7 @@ func (e *estimator) lookupCost(scan *memo.IndexScan, left float64, injective boo
 		}
 		perKey = math.Max(perKey, 1)
 	}
-	return left*costSeek + left*perKey*rowCost(idx)
+	return left*costSeek + left*perKey*rowCost(scan, idx)
 }
 
 func (e *estimator) joinCost(j memo.JoinRel) float64 {

@@ -23,7 +23,8 @@
 // equality, 1/3 for a range, 0.5 for anything else.
 // PL-3 Cost counts row reads and B+tree descents: a row read in key order
 // costs 1, a descent 3, so a row through a secondary index costs 4 (its
-// entry and the primary-key lookup). A hash join pays to build its right
+// entry and the primary-key lookup), or 1 when the index covers the
+// columns read (backend IX-3). A hash join pays to build its right
 // side and probe with its left; a merge join reads both indexes whole (or
 // their static ranges); a nested loop reads its right side once per left
 // row; a lookup join descends once per left row and reads the rows per key
