@@ -544,6 +544,43 @@ func (c colCodec) decodeIntKey(b []byte) (uint64, bool) {
 	return u, c.kind == kUint
 }
 
+// parseStoredDecimal reads a DECIMAL as appendRow stores it ("-123.45"):
+// up to 18 digits without decimal.NewFromString's general parser (17% of
+// a scan summing a DECIMAL column), into the same value and exponent.
+func parseStoredDecimal(raw []byte) (decimal.Decimal, error) {
+	b := raw
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	var m int64
+	digits, frac, dot := 0, 0, false
+	for _, ch := range b {
+		switch {
+		case ch >= '0' && ch <= '9':
+			if digits == 18 {
+				return decimal.NewFromString(string(raw))
+			}
+			m = m*10 + int64(ch-'0')
+			digits++
+			if dot {
+				frac++
+			}
+		case ch == '.' && !dot:
+			dot = true
+		default:
+			return decimal.NewFromString(string(raw))
+		}
+	}
+	if digits == 0 {
+		return decimal.NewFromString(string(raw))
+	}
+	if neg {
+		m = -m
+	}
+	return decimal.New(m, int32(-frac)), nil
+}
+
 // intValue is the Go value of an integer column from its key encoding's
 // 8 bytes (appendInt64Key, appendUint64), typed as decodeColumns types it.
 func (c colCodec) intValue(u uint64) any {
@@ -723,7 +760,7 @@ func decodeColumns(ctx context.Context, b []byte, cols []colCodec, dst sql.Row, 
 			b = b[k+int(l):]
 			switch c.kind {
 			case kDecimal:
-				d, err := decimal.NewFromString(string(raw))
+				d, err := parseStoredDecimal(raw)
 				if err != nil {
 					return errCorruptRow
 				}

@@ -175,3 +175,20 @@ func TestRowRoundTrip(t *testing.T) {
 		decodeColumns(ctx, b[:n], cols, got, []bool{false, true, false, false, false, true, false, false, false, false, true})
 	}
 }
+
+// TestParseStoredDecimal: the fast DECIMAL decoder gives exactly what
+// decimal.NewFromString gives (value and exponent: "7.00" keeps its
+// scale), and falls back to it past 18 digits.
+func TestParseStoredDecimal(t *testing.T) {
+	for _, s := range []string{"0", "7.00", "-7.00", "123.45", "-0.01", "0.000", "999999999999999999",
+		"1234567890.12345678", "12345678901234567890.5", "-99999999999999999999999.999", "5."} {
+		got, err := parseStoredDecimal([]byte(s))
+		want, werr := decimal.NewFromString(s)
+		if (err != nil) != (werr != nil) {
+			t.Fatalf("%q: error %v, NewFromString %v", s, err, werr)
+		}
+		if err == nil && (!got.Equal(want) || got.Exponent() != want.Exponent() || got.String() != want.String()) {
+			t.Errorf("%q: %s (exp %d), NewFromString %s (exp %d)", s, got, got.Exponent(), want, want.Exponent())
+		}
+	}
+}

@@ -331,6 +331,10 @@
 // through that index with the key taken from the trigger's row
 // (triggerlookups.go); it scanned and locked the whole table per row.
 //
+// RULE-73 A character column compared with a plain string literal
+// compares with the literal typed as the column (typedliterals.go): the
+// same answer, without converting both operands for every row.
+//
 // RULE-70 (retired: refusing outer aggregates before planning also
 // refused shapes go-mysql-server answers; the server maps its run-time
 // error instead, handler.go errorRules)
@@ -436,6 +440,7 @@ const (
 	safeUpdatesID
 	setOpOrdinalsID
 	checkedDivisionsID
+	typedLiteralsID
 )
 
 var once sync.Once
@@ -545,7 +550,8 @@ func Install() {
 			analyzer.Rule{Id: foundRowsID, Apply: foundRows},               // RULE-56, after RULE-40 reads CalcFoundRows
 			analyzer.Rule{Id: unsignedShowsID, Apply: unsignedShows},       // RULE-57
 			analyzer.Rule{Id: dropTableNotesID, Apply: dropTableNotes},     // RULE-65
-			analyzer.Rule{Id: warningsInOrderID, Apply: warningsInOrder})
+			analyzer.Rule{Id: warningsInOrderID, Apply: warningsInOrder},
+			analyzer.Rule{Id: typedLiteralsID, Apply: typedLiterals}) // RULE-73
 		// RULE-36 before go-mysql-server's filter simplification.
 		for i, r := range analyzer.OnceBeforeDefault {
 			if r.Id.String() == "simplifyFilters" {

@@ -1,0 +1,72 @@
+package rules
+
+import (
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/go-mysql-server/sql/types"
+)
+
+// RULE-73 A comparison (=, <=>, <, <=, >, >=) of a character column with
+// a plain string literal takes the literal as a value of the column's
+// type: go-mysql-server compared operands of different string types by
+// converting both to text and building a string type of the comparison's
+// collation for every row (35% of a 250,000-row scan filtered by
+// `status = 'returned'`), where equal types compare directly. The
+// comparison's collation is the column's either way (the column's
+// coercibility wins over a literal's), so the answers are the same. Only
+// for non-binary column types, a literal of a non-binary text type, and
+// a literal the column's character set can hold (ASCII, or a utf8mb4
+// column).
+func typedLiterals(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		if _, ok := n.(sql.Expressioner); !ok {
+			return n, transform.SameTree, nil
+		}
+		return transform.OneNodeExprsWithNode(n, func(_ sql.Node, e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+			l, r, ok := comparedOperands(e)
+			if !ok {
+				return e, transform.SameTree, nil
+			}
+			if lit, ok := typedLiteral(l, r); ok {
+				ne, err := e.WithChildren(l, lit)
+				return ne, transform.NewTree, err
+			}
+			if lit, ok := typedLiteral(r, l); ok {
+				ne, err := e.WithChildren(lit, r)
+				return ne, transform.NewTree, err
+			}
+			return e, transform.SameTree, nil
+		})
+	})
+}
+
+// typedLiteral returns lit as a literal of col's type when RULE-73 applies.
+func typedLiteral(col, lit sql.Expression) (sql.Expression, bool) {
+	gf, ok := col.(*expression.GetField)
+	if !ok {
+		return nil, false
+	}
+	l, ok := lit.(*expression.Literal)
+	if !ok {
+		return nil, false
+	}
+	ct, lt := gf.Type(), l.Type()
+	if !types.IsTextOnly(ct) || !types.IsTextOnly(lt) || types.TypesEqual(ct, lt) {
+		return nil, false
+	}
+	s, ok := l.Value().(string)
+	if !ok {
+		return nil, false
+	}
+	if ct.(sql.StringType).Collation().CharacterSet() != sql.CharacterSet_utf8mb4 {
+		for i := 0; i < len(s); i++ {
+			if s[i] >= 0x80 {
+				return nil, false
+			}
+		}
+	}
+	return expression.NewLiteral(s, ct), true
+}
