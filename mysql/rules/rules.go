@@ -335,6 +335,13 @@
 // compares with the literal typed as the column (typedliterals.go): the
 // same answer, without converting both operands for every row.
 //
+// RULE-74 LIMIT n over a projection of a sort keeps the first n rows
+// while sorting (topn.go), as LIMIT right over a sort does.
+//
+// RULE-75 SUM of integers or DECIMALs adds into an int64 while the values
+// allow, go-mysql-server's decimal sum taking over otherwise
+// (fastsum.go).
+//
 // RULE-70 (retired: refusing outer aggregates before planning also
 // refused shapes go-mysql-server answers; the server maps its run-time
 // error instead, handler.go errorRules)
@@ -441,6 +448,7 @@ const (
 	setOpOrdinalsID
 	checkedDivisionsID
 	typedLiteralsID
+	topNThroughProjectionsID
 )
 
 var once sync.Once
@@ -551,7 +559,8 @@ func Install() {
 			analyzer.Rule{Id: unsignedShowsID, Apply: unsignedShows},       // RULE-57
 			analyzer.Rule{Id: dropTableNotesID, Apply: dropTableNotes},     // RULE-65
 			analyzer.Rule{Id: warningsInOrderID, Apply: warningsInOrder},
-			analyzer.Rule{Id: typedLiteralsID, Apply: typedLiterals}) // RULE-73
+			analyzer.Rule{Id: typedLiteralsID, Apply: typedLiterals},                   // RULE-73
+			analyzer.Rule{Id: topNThroughProjectionsID, Apply: topNThroughProjections}) // RULE-74
 		// RULE-36 before go-mysql-server's filter simplification.
 		for i, r := range analyzer.OnceBeforeDefault {
 			if r.Id.String() == "simplifyFilters" {

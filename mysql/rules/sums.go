@@ -211,6 +211,9 @@ func exactAggregate(e sql.Expression) (sql.Expression, sql.Type, bool) {
 		return e, nil, false
 	}
 	ne = ne.(sql.IdExpression).WithId(e.(sql.IdExpression).Id()).(sql.Expression)
+	if sum, ok := ne.(*aggregation.Sum); ok { // RULE-75
+		ne = newFastSum(sum)
+	}
 	return ne, typ, true
 }
 
