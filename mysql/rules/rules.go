@@ -332,8 +332,10 @@
 // (triggerlookups.go); it scanned and locked the whole table per row.
 //
 // RULE-73 A character column compared with a plain string literal
-// compares with the literal typed as the column (typedliterals.go): the
-// same answer, without converting both operands for every row.
+// compares with the literal typed as the column, a temporal column with
+// the literal converted once to the DATETIME(6) value it was converted to
+// per row (typedliterals.go): the same answer, without converting the
+// operands for every row.
 //
 // RULE-74 LIMIT n over a projection of a sort keeps the first n rows
 // while sorting (topn.go), as LIMIT right over a sort does.

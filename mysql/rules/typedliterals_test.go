@@ -45,3 +45,28 @@ func TestTypedLiterals(t *testing.T) {
 		}
 	}
 }
+
+// TestTemporalLiterals (RULE-73): a string compared with a temporal column
+// is converted once, to the value the comparison converted it to per
+// row; a string that does not convert cleanly is left to the comparison.
+func TestTemporalLiterals(t *testing.T) {
+	ctx := sql.NewEmptyContext()
+	col := expression.NewGetField(0, types.Datetime, "created", true)
+	lit := func(s string) sql.Expression { return expression.NewLiteral(s, types.LongText) }
+	got, ok := temporalLiteral(ctx, col, lit("2025-10-01"))
+	if !ok {
+		t.Fatal("a date string compared with a DATETIME column was not converted")
+	}
+	want, _, _ := types.DatetimeMaxPrecision.Convert(ctx, "2025-10-01")
+	if v, _ := got.Eval(ctx, nil); v != want || !types.TypesEqual(got.Type(), types.DatetimeMaxPrecision) {
+		t.Errorf("converted to %v (%s), want %v", v, got.Type(), want)
+	}
+	for _, s := range []string{"2025-13-45", "not a date"} {
+		if _, ok := temporalLiteral(ctx, col, lit(s)); ok {
+			t.Errorf("%q converted", s)
+		}
+	}
+	if _, ok := temporalLiteral(ctx, expression.NewGetField(0, types.Int64, "n", true), lit("2025-10-01")); ok {
+		t.Error("a string compared with an integer column converted as a date")
+	}
+}
