@@ -344,6 +344,10 @@
 // allow, go-mysql-server's decimal sum taking over otherwise
 // (fastsum.go).
 //
+// RULE-76 +, - and * of integers and DECIMALs with a DECIMAL result compute
+// on int64 digits while they fit (fastarith.go), outside expressions with
+// a division.
+//
 // RULE-70 (retired: refusing outer aggregates before planning also
 // refused shapes go-mysql-server answers; the server maps its run-time
 // error instead, handler.go errorRules)
@@ -451,6 +455,7 @@ const (
 	checkedDivisionsID
 	typedLiteralsID
 	topNThroughProjectionsID
+	fastArithmeticID
 )
 
 var once sync.Once
@@ -562,7 +567,8 @@ func Install() {
 			analyzer.Rule{Id: dropTableNotesID, Apply: dropTableNotes},     // RULE-65
 			analyzer.Rule{Id: warningsInOrderID, Apply: warningsInOrder},
 			analyzer.Rule{Id: typedLiteralsID, Apply: typedLiterals},                   // RULE-73
-			analyzer.Rule{Id: topNThroughProjectionsID, Apply: topNThroughProjections}) // RULE-74
+			analyzer.Rule{Id: topNThroughProjectionsID, Apply: topNThroughProjections}, // RULE-74
+			analyzer.Rule{Id: fastArithmeticID, Apply: fastArithmetic})                 // RULE-76
 		// RULE-36 before go-mysql-server's filter simplification.
 		for i, r := range analyzer.OnceBeforeDefault {
 			if r.Id.String() == "simplifyFilters" {
