@@ -23,11 +23,12 @@ type Statistics interface {
 
 // PL-3 cost units.
 const (
-	costRow   = 1.0  // a row read in key order
-	costSeek  = 3.0  // a B+tree descent
-	costCPU   = 0.05 // evaluating a predicate or emitting a row
-	costBuild = 1.5  // inserting a row into a hash table
-	costProbe = 0.5  // probing a hash table
+	costRow    = 1.0  // a row read in key order
+	costFetch  = 2.0  // a primary-key lookup behind a secondary-index entry
+	costLookup = 5.0  // a lookup join's probe: go-mysql-server builds an index iterator, one descent
+	costCPU    = 0.05 // evaluating a predicate or emitting a row
+	costBuild  = 1.5  // inserting a row into a hash table
+	costProbe  = 2.5  // a hash join's probe: go-mysql-server builds an iterator over the matches
 
 	// PL-2
 	selEqual = 0.1
@@ -447,19 +448,19 @@ func rowCost(src memo.SourceRel, idx sql.Index) float64 {
 			return costRow
 		}
 	}
-	return costRow + costSeek
+	return costRow + costFetch
 }
 
 // scanCost reads an index scan: its static ranges, or the whole index.
 func (e *estimator) scanCost(scan *memo.IndexScan) float64 {
 	idx := scan.Index.SqlIdx()
 	if rr, ok := e.rangeRows(scan); ok {
-		return costSeek + rr*rowCost(scan, idx)
+		return costLookup + rr*rowCost(scan, idx)
 	}
 	return e.tableRows(scan) * rowCost(scan, idx)
 }
 
-// lookupCost is a lookup join's right side: a descent per left row and the
+// lookupCost is a lookup join's right side: a probe per left row and the
 // rows per key through the lookup's index.
 func (e *estimator) lookupCost(scan *memo.IndexScan, left float64, injective bool) float64 {
 	idx := scan.Index.SqlIdx()
@@ -475,7 +476,7 @@ func (e *estimator) lookupCost(scan *memo.IndexScan, left float64, injective boo
 		}
 		perKey = math.Max(perKey, 1)
 	}
-	return left*costSeek + left*perKey*rowCost(scan, idx)
+	return left*costLookup + left*perKey*rowCost(scan, idx)
 }
 
 func (e *estimator) joinCost(j memo.JoinRel) float64 {
