@@ -27,6 +27,7 @@ import (
 
 	"strata/engine"
 	"strata/mysql/backend"
+	"strata/mysql/planner"
 )
 
 // harness runs go-mysql-server's enginetest suites against the Strata
@@ -115,6 +116,9 @@ func (h *harness) Setup(scripts ...[]setup.SetupScript) {
 func (h *harness) NewEngine(t *testing.T) (enginetest.QueryEngine, error) {
 	h.closeEngine()
 	e, err := enginetest.NewEngine(t, h, h.provider(), h.setup, memory.NewStatsProv())
+	if e != nil {
+		e.Analyzer.Coster = planner.New() // the server's join planning (PL-1..6)
+	}
 	h.session = nil // tests start with a fresh session, not the setup's
 	return e, err
 }

@@ -42,6 +42,9 @@ func New() memo.Coster { return coster{fallback: memo.NewDefaultCoster()} }
 type coster struct{ fallback memo.Coster }
 
 func (c coster) EstimateCost(ctx *sql.Context, n memo.RelExpr, s sql.StatsProvider) (float64, error) {
+	if changesRows(ctx.Query()) { // PL-7
+		return c.fallback.EstimateCost(ctx, n, s)
+	}
 	e := &estimator{ctx: ctx, prov: s, rowsOf: map[*memo.ExprGroup]float64{}}
 	switch n := n.(type) {
 	case memo.JoinRel:
@@ -525,4 +528,10 @@ func hashable(keys []sql.Expression) bool {
 		}
 	}
 	return true
+}
+
+// changesRows reports an UPDATE or DELETE statement (PL-7).
+func changesRows(q string) bool {
+	q = strings.TrimLeft(q, " \t\r\n(")
+	return len(q) >= 6 && (strings.EqualFold(q[:6], "update") || strings.EqualFold(q[:6], "delete"))
 }

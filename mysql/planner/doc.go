@@ -41,6 +41,11 @@
 // collation equals by bytes (binary, utf8mb4_0900_bin): go-mysql-server's
 // hash join hashes the bytes, and under a case- or pad-insensitive
 // collation it lost matches ('b' = 'B  ').
+// PL-7 The joins of an UPDATE or DELETE statement keep go-mysql-server's
+// plan: its multi-table UPDATE finds the tables to change by name in the
+// planned join, and with another join order `UPDATE t JOIN (SELECT 1
+// FROM t) tt ...` found the subquery's projected t and refused it as
+// keyless (an enginetest script).
 //
 // Tested by TestJoinPlans (mysql/server: the plan and rows read of a
 // 4-table join, its result computed independently), the compat suite's
