@@ -742,6 +742,50 @@ func (db *DB) finishDropOf(ks *Keyspace, inline bool) error {
 	return db.log.WaitDurable(end)
 }
 
+// LoadSorted puts entries, in strictly ascending key order, into the
+// keyspace ks straight into its B+tree, in mini-transactions of many
+// entries (an ascending load fills its leaves, btree BT-6): no
+// transaction, write set, lock or version is involved, so ks must not be
+// read or written by anyone until it returns (a new index before the
+// catalog entry naming it commits; a crash before that leaves a valid
+// tree no entry names, dropped at open with all its pages). Durable on
+// return.
+func (db *DB) LoadSorted(ks *Keyspace, entries func(yield func(key, val []byte) bool) error) error {
+	if db.closed.Load() {
+		return ErrClosed
+	}
+	db.bigMu.RLock() // EN-9: no staged commit is applying
+	defer db.bigMu.RUnlock()
+	b := db.newBatcher()
+	var last []byte
+	var perr error
+	err := entries(func(key, val []byte) bool {
+		if last != nil && bytes.Compare(key, last) <= 0 {
+			perr = fmt.Errorf("keys out of order")
+			return false
+		}
+		last = append(last[:0], key...)
+		t, err := b.next(len(key) + len(val) + 64)
+		if err == nil {
+			err = ks.tree.Put(t, db.alloc, key, val)
+		}
+		perr = err
+		return err == nil
+	})
+	if err == nil {
+		err = perr
+	}
+	if err != nil {
+		b.abort()
+		return fmt.Errorf("load of keyspace %s: %w", ks.name, err)
+	}
+	end, err := b.finish()
+	if err != nil {
+		return err
+	}
+	return db.log.WaitDurable(end)
+}
+
 // RenameKeyspace renames a keyspace; durable on return.
 func (db *DB) RenameKeyspace(from, to string) error {
 	db.ksMu.Lock()

@@ -189,6 +189,12 @@ func errWrongSubKey() error {
 // are found among sorted neighbours within a chunk, and through the tree
 // for a chunk after the first (which may meet entries already written).
 //
+// IX-4 When every entry fits one chunk, the sorted entries go into the new,
+// still unnamed index keyspace straight through its B+tree (engine
+// LoadSorted: mini-transactions of many entries, no transaction, write
+// set or version), durable before the catalog entry commits; a crash
+// before leaves a valid, unnamed keyspace, dropped with its pages (CAT-2).
+//
 // IX-3 A non-locking read through a secondary index whose projected
 // columns are all integer key parts of the index or of the primary key
 // (not cut to a prefix) returns them from the index entries, without the
@@ -270,6 +276,9 @@ func backfill(ctx *sql.Context, db *engine.DB, t *table, ix *index) error {
 			return err
 		}
 		done := n < scanBatch
+		if done && chunks == 0 {
+			return bulkChunk(ctx, db, t, ix, &chunk) // IX-4: every entry in one sorted chunk
+		}
 		if done || len(chunk.arena) >= indexBuildChunk {
 			if err := writeChunk(ctx, db, t, ix, &chunk, chunks > 0); err != nil {
 				return err
@@ -288,18 +297,9 @@ func backfill(ctx *sql.Context, db *engine.DB, t *table, ix *index) error {
 // checking a unique index's entries (IX-2): against their neighbours, and
 // against the tree when earlier chunks were written (probeTree).
 func writeChunk(ctx *sql.Context, db *engine.DB, t *table, ix *index, c *buildEntries, probeTree bool) error {
-	order := make([]int32, c.len())
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(a, b int32) int { return bytes.Compare(c.entry(int(a)), c.entry(int(b))) })
-	if ix.def.Unique {
-		for k := 1; k < len(order); k++ {
-			a, b := int(order[k-1]), int(order[k])
-			if c.plen[b] >= 0 && c.plen[a] == c.plen[b] && bytes.Equal(c.entry(a)[:c.plen[a]], c.entry(b)[:c.plen[b]]) {
-				return duplicateEntry(ctx, db, t, c.entry(b)[c.plen[b]:])
-			}
-		}
+	order, err := sortChunk(ctx, db, t, ix, c)
+	if err != nil {
+		return err
 	}
 	for start := 0; start < len(order); start += indexBuildBatch {
 		tx := db.Begin()
@@ -327,6 +327,41 @@ func writeChunk(ctx *sql.Context, db *engine.DB, t *table, ix *index, c *buildEn
 		}
 	}
 	return nil
+}
+
+// sortChunk returns the order of c's entries by key, refusing a unique
+// index's duplicates among neighbours (IX-2).
+func sortChunk(ctx *sql.Context, db *engine.DB, t *table, ix *index, c *buildEntries) ([]int32, error) {
+	order := make([]int32, c.len())
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return bytes.Compare(c.entry(int(a)), c.entry(int(b))) })
+	if ix.def.Unique {
+		for k := 1; k < len(order); k++ {
+			a, b := int(order[k-1]), int(order[k])
+			if c.plen[b] >= 0 && c.plen[a] == c.plen[b] && bytes.Equal(c.entry(a)[:c.plen[a]], c.entry(b)[:c.plen[b]]) {
+				return nil, duplicateEntry(ctx, db, t, c.entry(b)[c.plen[b]:])
+			}
+		}
+	}
+	return order, nil
+}
+
+// bulkChunk builds the new index from one sorted chunk bottom-up (IX-4).
+func bulkChunk(ctx *sql.Context, db *engine.DB, t *table, ix *index, c *buildEntries) error {
+	order, err := sortChunk(ctx, db, t, ix, c)
+	if err != nil {
+		return err
+	}
+	return mapEngineErr(db.LoadSorted(ix.ks, func(yield func(key, val []byte) bool) error {
+		for _, i := range order {
+			if !yield(c.entry(int(i)), nil) {
+				break
+			}
+		}
+		return nil
+	}))
 }
 
 // duplicateEntry is the error for a unique index build meeting the row
