@@ -90,3 +90,57 @@ func TestPlannerStatistics(t *testing.T) {
 		t.Errorf("rows of g = 1000 (no such row): %.0f", v)
 	}
 }
+
+// TestPlannerStatisticsConcurrent: sessions planning at once sample and
+// replace an index's statistics while rows are inserted (run with -race).
+func TestPlannerStatisticsConcurrent(t *testing.T) {
+	b, ctx, run := testBackend(t)
+	if err := run("CREATE DATABASE d"); err != nil {
+		t.Fatal(err)
+	}
+	ctx.SetCurrentDatabase("d")
+	if err := run("CREATE TABLE t (id INT PRIMARY KEY, g INT NOT NULL, KEY g (g))"); err != nil {
+		t.Fatal(err)
+	}
+	d, _ := b.Database(ctx, "d")
+	tbl, _, _ := d.GetTableInsensitive(ctx, "t")
+	tb := tbl.(*Table)
+	idxs, _ := tb.GetIndexes(ctx)
+	done := make(chan struct{})
+	errs := make(chan error, 4)
+	for w := 0; w < 4; w++ {
+		go func() {
+			rctx := sql.NewEmptyContext()
+			for {
+				select {
+				case <-done:
+					errs <- nil
+					return
+				default:
+				}
+				for _, x := range idxs {
+					tb.KeyDistinct(rctx, x, 1)
+				}
+				if err := tb.AnalyzeKeys(rctx); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	for i := 0; i < 20000; i += 500 {
+		var vals []string
+		for j := i; j < i+500; j++ {
+			vals = append(vals, fmt.Sprintf("(%d, %d)", j, j%7))
+		}
+		if err := run("INSERT INTO t VALUES " + strings.Join(vals, ",")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(done)
+	for w := 0; w < 4; w++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
