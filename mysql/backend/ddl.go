@@ -184,16 +184,16 @@ func errWrongSubKey() error {
 // IX-2 CREATE INDEX fills the new index from one pass over the table
 // under the exclusive metadata lock (MDL-2): entries are collected in
 // chunks of at most indexBuildChunk bytes, each chunk sorted and written
-// in key order (so the tree's leaves fill as they are appended, BT-6) in
-// transactions of indexBuildBatch entries. A unique index's duplicates
-// are found among sorted neighbours within a chunk, and through the tree
-// for a chunk after the first (which may meet entries already written).
+// in key order (so the tree's leaves fill as they are appended, BT-6). A
+// unique index's duplicates are found among sorted neighbours within a
+// chunk, and through the tree for a chunk after the first (which may meet
+// entries already written).
 //
-// IX-4 When every entry fits one chunk, the sorted entries go into the new,
-// still unnamed index keyspace straight through its B+tree (engine
-// LoadSorted: mini-transactions of many entries, no transaction, write
-// set or version), durable before the catalog entry commits; a crash
-// before leaves a valid, unnamed keyspace, dropped with its pages (CAT-2).
+// IX-4 Each sorted chunk goes into the new, still unnamed index keyspace
+// straight through its B+tree (engine LoadSorted: mini-transactions of
+// many entries, no transaction, write set or version), durable before the
+// catalog entry commits; a crash before leaves a valid, unnamed keyspace,
+// dropped with its pages (CAT-2).
 //
 // IX-3 A non-locking read through a secondary index whose projected
 // columns are all integer key parts of the index or of the primary key
@@ -202,12 +202,9 @@ func errWrongSubKey() error {
 // string's is its collation weight and does not), and the entry is the
 // one the statement's snapshot sees, as the row would be.
 
-// indexBuildChunk and indexBuildBatch are variables for the tests, which
-// shrink them to build through many chunks and batches.
-var (
-	indexBuildChunk = 64 << 20
-	indexBuildBatch = 20000
-)
+// indexBuildChunk is a variable for the tests, which shrink it to build
+// through many chunks.
+var indexBuildChunk = 64 << 20
 
 // buildEntries is one chunk of an index build: entries in one arena.
 type buildEntries struct {
@@ -276,9 +273,6 @@ func backfill(ctx *sql.Context, db *engine.DB, t *table, ix *index) error {
 			return err
 		}
 		done := n < scanBatch
-		if done && chunks == 0 {
-			return bulkChunk(ctx, db, t, ix, &chunk) // IX-4: every entry in one sorted chunk
-		}
 		if done || len(chunk.arena) >= indexBuildChunk {
 			if err := writeChunk(ctx, db, t, ix, &chunk, chunks > 0); err != nil {
 				return err
@@ -301,32 +295,39 @@ func writeChunk(ctx *sql.Context, db *engine.DB, t *table, ix *index, c *buildEn
 	if err != nil {
 		return err
 	}
-	for start := 0; start < len(order); start += indexBuildBatch {
+	if probeTree && ix.def.Unique {
+		// Against the entries of the chunks written before (IX-2).
 		tx := db.Begin()
-		for _, i := range order[start:min(start+indexBuildBatch, len(order))] {
+		defer tx.Rollback()
+		for _, i := range order {
 			entry, plen := c.entry(int(i)), c.plen[i]
-			if probeTree && ix.def.Unique && plen >= 0 {
-				prefix := entry[:plen]
-				dup := tx.Scan(ix.ks, prefix, prefixEnd(prefix), false)
-				for dup.Next() {
-					if !bytes.Equal(dup.Key()[len(prefix):], entry[plen:]) {
-						dup.Close()
-						tx.Rollback()
-						return duplicateEntry(ctx, db, t, entry[plen:])
-					}
-				}
-				dup.Close()
+			if plen < 0 {
+				continue
 			}
-			if err := tx.Put(ix.ks, entry, nil); err != nil {
-				tx.Rollback()
+			prefix := entry[:plen]
+			dup := tx.Scan(ix.ks, prefix, prefixEnd(prefix), false)
+			for dup.Next() {
+				if !bytes.Equal(dup.Key()[len(prefix):], entry[plen:]) {
+					dup.Close()
+					return duplicateEntry(ctx, db, t, entry[plen:])
+				}
+			}
+			err := dup.Err()
+			dup.Close()
+			if err != nil {
 				return mapEngineErr(err)
 			}
 		}
-		if err := tx.Commit(); err != nil {
-			return mapEngineErr(err)
-		}
 	}
-	return nil
+	// IX-4: straight through the new, unnamed keyspace's tree.
+	return mapEngineErr(db.LoadSorted(ix.ks, func(yield func(key, val []byte) bool) error {
+		for _, i := range order {
+			if !yield(c.entry(int(i)), nil) {
+				break
+			}
+		}
+		return nil
+	}))
 }
 
 // sortChunk returns the order of c's entries by key, refusing a unique
@@ -348,21 +349,6 @@ func sortChunk(ctx *sql.Context, db *engine.DB, t *table, ix *index, c *buildEnt
 	return order, nil
 }
 
-// bulkChunk builds the new index from one sorted chunk bottom-up (IX-4).
-func bulkChunk(ctx *sql.Context, db *engine.DB, t *table, ix *index, c *buildEntries) error {
-	order, err := sortChunk(ctx, db, t, ix, c)
-	if err != nil {
-		return err
-	}
-	return mapEngineErr(db.LoadSorted(ix.ks, func(yield func(key, val []byte) bool) error {
-		for _, i := range order {
-			if !yield(c.entry(int(i)), nil) {
-				break
-			}
-		}
-		return nil
-	}))
-}
 
 // duplicateEntry is the error for a unique index build meeting the row
 // with primary key pk a second time.
