@@ -349,7 +349,6 @@ func sortChunk(ctx *sql.Context, db *engine.DB, t *table, ix *index, c *buildEnt
 	return order, nil
 }
 
-
 // duplicateEntry is the error for a unique index build meeting the row
 // with primary key pk a second time.
 func duplicateEntry(ctx *sql.Context, db *engine.DB, t *table, pk []byte) error {

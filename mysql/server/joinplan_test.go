@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestJoinPlans: the planner (mysql/planner PL-1..6) starts a 4-table join
+// TestJoinPlans: the planner (mysql/planner PL-1..7) starts a 4-table join
 // from the selective index range and reaches the other tables through
 // their keys, as MariaDB does: the rows it reads are a small share of the
 // tables (go-mysql-server's own coster scanned order_lines whole from the
