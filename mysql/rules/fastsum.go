@@ -93,25 +93,11 @@ func (b *fastSumBuffer) Update(ctx *sql.Context, row sql.Row) error {
 		if err != nil {
 			return err
 		}
-		var x int64
-		switch n := v.(type) {
-		case nil:
+		if v == nil {
 			return nil
-		case int8:
-			x = int64(n)
-		case int16:
-			x = int64(n)
-		case int32:
-			x = int64(n)
-		case int64:
-			x = n
-		case uint8:
-			x = int64(n)
-		case uint16:
-			x = int64(n)
-		case uint32:
-			x = int64(n)
-		default:
+		}
+		x, exp, ok := digits(v) // RULE-76's reading of an integer
+		if !ok || exp != 0 {
 			return b.slowUpdate(ctx, row)
 		}
 		if b.add(x, 0) {
