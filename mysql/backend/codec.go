@@ -585,26 +585,36 @@ func parseStoredDecimal(raw []byte) (decimal.Decimal, error) {
 // 8 bytes (appendInt64Key, appendUint64), typed as decodeColumns types it.
 func (c colCodec) intValue(u uint64) any {
 	if c.kind == kInt {
-		x := int64(u ^ (1 << 63))
-		switch c.qt {
-		case sqltypes.Int8:
-			return int8(x)
-		case sqltypes.Int16:
-			return int16(x)
-		case sqltypes.Int24, sqltypes.Int32:
-			return int32(x)
-		}
-		return x
+		return c.typedInt(int64(u ^ (1 << 63)))
 	}
+	return c.typedUint(u)
+}
+
+// typedInt is a signed integer column's value as its Go type.
+func (c colCodec) typedInt(x int64) any {
+	switch c.qt {
+	case sqltypes.Int8:
+		return int8(x)
+	case sqltypes.Int16, sqltypes.Year:
+		return int16(x)
+	case sqltypes.Int24, sqltypes.Int32:
+		return int32(x)
+	}
+	return x
+}
+
+// typedUint is an unsigned integer (ENUM, SET, BIT) column's value as its
+// Go type.
+func (c colCodec) typedUint(x uint64) any {
 	switch c.qt {
 	case sqltypes.Uint8:
-		return uint8(u)
-	case sqltypes.Uint16:
-		return uint16(u)
+		return uint8(x)
+	case sqltypes.Uint16, sqltypes.Enum:
+		return uint16(x)
 	case sqltypes.Uint24, sqltypes.Uint32:
-		return uint32(u)
+		return uint32(x)
 	}
-	return u
+	return x
 }
 
 // prefixEnd returns the smallest key above every key starting with p, or
@@ -713,32 +723,14 @@ func decodeColumns(ctx context.Context, b []byte, cols []colCodec, dst sql.Row, 
 				return errCorruptRow
 			}
 			b = b[k:]
-			switch c.qt {
-			case sqltypes.Int8:
-				v = int8(x)
-			case sqltypes.Int16, sqltypes.Year:
-				v = int16(x)
-			case sqltypes.Int24, sqltypes.Int32:
-				v = int32(x)
-			default:
-				v = x
-			}
+			v = c.typedInt(x)
 		case kUint, kEnum, kSet, kBit:
 			x, k := binary.Uvarint(b)
 			if k <= 0 {
 				return errCorruptRow
 			}
 			b = b[k:]
-			switch c.qt {
-			case sqltypes.Uint8:
-				v = uint8(x)
-			case sqltypes.Uint16, sqltypes.Enum:
-				v = uint16(x)
-			case sqltypes.Uint24, sqltypes.Uint32:
-				v = uint32(x)
-			default:
-				v = x
-			}
+			v = c.typedUint(x)
 		case kFloat32:
 			if len(b) < 4 {
 				return errCorruptRow

@@ -565,7 +565,12 @@ func (tb *Table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, 
 	} else {
 		tx.SetInterrupt(ctx.Done()) // KILL QUERY ends a lock wait (1317)
 	}
-	return &rowIter{tb: tb, t: tb.t, s: s, tx: tx, part: part, locking: locking}, nil
+	ri := &rowIter{tb: tb, t: tb.t, s: s, tx: tx, part: part, locking: locking}
+	ri.need = ri.needed()
+	if part.ix != nil && !locking && part.filter == nil {
+		ri.cover = coverPlan(tb.t, part.ix, tb.projIdx)
+	}
+	return ri, nil
 }
 
 // ---- index access ----
@@ -796,9 +801,8 @@ type rowIter struct {
 	locking bool
 	next    int
 	it      *engine.Iterator
-	row     sql.Row // scratch for the whole row when only a projection is returned
-	need    []bool  // the columns to decode (nil: all); set by the first load
-	needSet bool
+	row     sql.Row    // scratch for the whole row when only a projection is returned
+	need    []bool     // the columns to decode (nil: all)
 	cover   []coverCol // IX-3: the projection read from index entries, else nil
 	reads   uint32
 	clock   uint64 // the commit clock before the current range's scan began
@@ -864,14 +868,8 @@ func (ri *rowIter) load(ctx *sql.Context, key, val []byte) (sql.Row, bool, error
 			return nil, false, err
 		}
 	}
-	if !ri.needSet {
-		ri.need, ri.needSet = ri.needed(), true
-		if ix != nil && !ri.locking && ri.part.filter == nil {
-			ri.cover = ri.covering()
-		}
-	}
 	if ri.cover != nil {
-		return ri.fromEntry(key, pk)
+		return ri.fromEntry(key)
 	}
 	if ix != nil || ri.locking {
 		var v []byte
@@ -963,12 +961,6 @@ type coverCol struct {
 	c    colCodec
 }
 
-// covering returns how to read the projection from the scanned index's
-// entries alone (IX-3), or nil: only when every projected column is an
-// integer key part of the index or of the primary key (their key encoding
-// gives the value back; a string's is its collation weight).
-func (ri *rowIter) covering() []coverCol { return coverPlan(ri.t, ri.part.ix, ri.tb.projIdx) }
-
 // Covers reports whether a non-locking read through idx returns this
 // table's projection from the index entries alone (IX-3; the planner
 // costs such a read without the primary-key lookup).
@@ -977,6 +969,10 @@ func (tb *Table) Covers(idx sql.Index) bool {
 	return ok && x.ix != nil && coverPlan(tb.t, x.ix, tb.projIdx) != nil
 }
 
+// coverPlan returns how to read the projection projIdx from ix's entries
+// alone (IX-3), or nil: only when every projected column is an integer key
+// part of the index or of the primary key (their key encoding gives the
+// value back; a string's is its collation weight).
 func coverPlan(t *table, ix *index, projIdx []int) []coverCol {
 	if projIdx == nil || t.keyless() {
 		return nil
@@ -1005,26 +1001,20 @@ func coverPlan(t *table, ix *index, projIdx []int) []coverCol {
 
 // fromEntry builds the projected row from an index entry (IX-3): the
 // entry is the snapshot's, as the row would be.
-func (ri *rowIter) fromEntry(key, pk []byte) (sql.Row, bool, error) {
+func (ri *rowIter) fromEntry(key []byte) (sql.Row, bool, error) {
 	t, ix := ri.t, ri.part.ix
 	var offs [16]int
 	starts := offs[:0]
 	off := 0
-	for _, o := range ix.cols {
-		starts = append(starts, off)
-		n, err := t.cols[o].skipKey(key[off:])
-		if err != nil {
-			return nil, false, err
+	for _, cols := range [2][]int{ix.cols, t.pk} { // coverPlan's key parts
+		for _, o := range cols {
+			starts = append(starts, off)
+			n, err := t.cols[o].skipKey(key[off:])
+			if err != nil {
+				return nil, false, err
+			}
+			off += n
 		}
-		off += n
-	}
-	for _, o := range t.pk {
-		starts = append(starts, off)
-		n, err := t.cols[o].skipKey(key[off:])
-		if err != nil {
-			return nil, false, err
-		}
-		off += n
 	}
 	out := make(sql.Row, len(ri.cover))
 	for i, cc := range ri.cover {
