@@ -76,7 +76,11 @@ func (s *statisticsTable) AssignCatalog(cat sql.Catalog) sql.Table {
 }
 
 func (s *statisticsTable) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, error) {
-	rows, err := sql.RowIterToRows(ctx, mustIter(s.Table.PartitionRows(ctx, p)))
+	it, err := s.Table.PartitionRows(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := sql.RowIterToRows(ctx, it)
 	if err != nil {
 		return nil, err
 	}
@@ -87,23 +91,28 @@ func (s *statisticsTable) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.
 		return sql.RowsToRowIter(rows...), nil
 	}
 	type key struct{ db, tbl string }
-	tables := map[key]planner.Statistics{}
+	type source struct {
+		st   planner.Statistics
+		idxs []sql.Index
+	}
+	tables := map[key]source{} // each table looked up once
 	for _, r := range rows {
 		k := key{fmt.Sprint(r[db]), fmt.Sprint(r[tbl])}
-		st, seen := tables[k]
+		src, seen := tables[k]
 		if !seen {
 			if d, err := s.cat.Database(ctx, k.db); err == nil {
 				if t, ok, err := d.GetTableInsensitive(ctx, k.tbl); err == nil && ok {
-					st, _ = t.(planner.Statistics)
+					if st, ok := t.(planner.Statistics); ok {
+						if idxs, err := st.GetIndexes(ctx); err == nil {
+							src = source{st, idxs}
+						}
+					}
 				}
 			}
-			tables[k] = st
+			tables[k] = src
 		}
+		st, idxs := src.st, src.idxs
 		if st == nil {
-			continue
-		}
-		idxs, err := st.GetIndexes(ctx)
-		if err != nil {
 			continue
 		}
 		n, _, err := types.Int64.Convert(ctx, r[seq])
@@ -121,18 +130,6 @@ func (s *statisticsTable) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.
 	}
 	return sql.RowsToRowIter(rows...), nil
 }
-
-func mustIter(it sql.RowIter, err error) sql.RowIter {
-	if err != nil {
-		return errIter{err}
-	}
-	return it
-}
-
-type errIter struct{ err error }
-
-func (e errIter) Next(*sql.Context) (sql.Row, error) { return nil, e.err }
-func (e errIter) Close(*sql.Context) error           { return nil }
 
 // routinesTable is go-mysql-server's ROUTINES (procedures, which its
 // analyzer assigns) with the stored functions' rows after them (IS-4).
