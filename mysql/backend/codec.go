@@ -65,6 +65,13 @@ import (
 // internal form, the 4-byte SRID then the WKB, length-prefixed as bytes;
 // it reads back through the column's type. It is never a key part.
 //
+// CODEC-12 From KeyFormat 3 a string under a non-binary collation writes
+// each rune's weight in an order-preserving variable length (appendWeight):
+// 1 byte for weights below 126 (ASCII under general_ci and latin1), 2
+// below 16,510 (most of the BMP under the 0900 and unicode collations), 3
+// or 5 above, then 0x00; CODEC-3's 5 bytes per rune made a CHAR(120)
+// index five times the size of its text. Older tables keep CODEC-3.
+//
 // CODEC-4 A row value is a column count, a null bitmap, then each non-null
 // column in the column's value encoding; rows written before a column was
 // added decode with NULL for it.
@@ -97,9 +104,12 @@ const keyFormatPadSpace = 1
 // keyFormatRowOrder is the table format from which CODEC-10 holds.
 const keyFormatRowOrder = 2
 
+// keyFormatDenseWeights is the table format from which CODEC-12 holds.
+const keyFormatDenseWeights = 3
+
 // newTableKeyFormat is the format of tables created now (a variable so
 // that tests can make tables of an older format).
-var newTableKeyFormat = keyFormatRowOrder
+var newTableKeyFormat = keyFormatDenseWeights
 
 // colCodec encodes one column's values.
 type colCodec struct {
@@ -112,6 +122,7 @@ type colCodec struct {
 	char    bool                   // CHAR(n): trailing spaces are not kept (CODEC-7)
 	padKey  bool                   // PAD SPACE collation: keys ignore trailing spaces (CODEC-8)
 	weight  func(rune) int32       // collation weights of a non-binary string (CODEC-6)
+	dense   bool                   // weights in CODEC-12's variable length (KeyFormat 3 on)
 	ascii   *[utf8.RuneSelf]uint32 // weight(r)^(1<<31) of the ASCII runes: their key bytes
 }
 
@@ -443,6 +454,23 @@ func (c colCodec) appendKey(ctx context.Context, b []byte, v any) ([]byte, error
 			return appendEscapedString(b, s), nil
 		}
 		weight, ascii := c.weight, c.ascii
+		if c.dense {
+			b = slices.Grow(b, len(s)+1)
+			for len(s) > 0 {
+				if ch := s[0]; ch < utf8.RuneSelf {
+					b = appendWeight(b, int32(ascii[ch]^(1<<31)))
+					s = s[1:]
+					continue
+				}
+				r, n := utf8.DecodeRuneInString(s)
+				if r == utf8.RuneError && n <= 1 {
+					return nil, fmt.Errorf("malformed string in key")
+				}
+				b = appendWeight(b, weight(r))
+				s = s[n:]
+			}
+			return append(b, 0x00), nil
+		}
 		b = slices.Grow(b, 5*len(s)+1)
 		for len(s) > 0 {
 			if ch := s[0]; ch < utf8.RuneSelf { // the same bytes, without decoding
@@ -466,6 +494,49 @@ func (c colCodec) appendKey(ctx context.Context, b []byte, v any) ([]byte, error
 		return appendInt64Key(b, int64(cv.(types.Timespan))), nil
 	}
 	return nil, fmt.Errorf("%s cannot be part of an index", c.typ)
+}
+
+// Lead bytes and bases of CODEC-12's weight classes, in increasing order.
+const (
+	weightNeg   = 0x01 // + 4 bytes: a negative weight (no collation has one)
+	weight1Base = 0    // 0x02..0x7F: weight 0..125
+	weight2Base = 126  // 0x80..0xBF + 1 byte: 14 bits above this base
+	weight3Base = weight2Base + 1<<14
+	weight5Base = weight3Base + 1<<21 // 0xE0 + 4 bytes
+)
+
+// appendWeight appends w in CODEC-12's form: the lead byte orders the
+// classes, each class is big-endian, so byte order is weight order.
+func appendWeight(b []byte, w int32) []byte {
+	switch {
+	case w < 0:
+		u := uint32(w) ^ (1 << 31)
+		return append(b, weightNeg, byte(u>>24), byte(u>>16), byte(u>>8), byte(u))
+	case w < weight2Base:
+		return append(b, byte(0x02+w))
+	case w < weight3Base:
+		u := uint32(w - weight2Base)
+		return append(b, 0x80|byte(u>>8), byte(u))
+	case w < weight5Base:
+		u := uint32(w - weight3Base)
+		return append(b, 0xC0|byte(u>>16), byte(u>>8), byte(u))
+	}
+	u := uint32(w - weight5Base)
+	return append(b, 0xE0, byte(u>>24), byte(u>>16), byte(u>>8), byte(u))
+}
+
+// weightLen is the length of the CODEC-12 weight whose lead byte is lead
+// (1 for the terminator 0x00).
+func weightLen(lead byte) int {
+	switch {
+	case lead == weightNeg, lead >= 0xE0:
+		return 5
+	case lead >= 0xC0:
+		return 3
+	case lead >= 0x80:
+		return 2
+	}
+	return 1
 }
 
 // skipKey returns the length of the encoded column at the start of b.
@@ -498,6 +569,14 @@ func (c colCodec) skipKey(b []byte) (int, error) {
 	case kString:
 		if c.binColl {
 			return skipEscaped(b)
+		}
+		if c.dense {
+			for i := 1; i < len(b); i += weightLen(b[i]) {
+				if b[i] == 0x00 {
+					return i + 1, nil
+				}
+			}
+			return 0, errCorruptKey
 		}
 		for i := 1; i < len(b); i += 5 {
 			if b[i] == 0x00 {

@@ -3,6 +3,7 @@ package backend
 import (
 	"bytes"
 	"context"
+	"math"
 	"math/rand"
 	"testing"
 	"time"
@@ -26,7 +27,7 @@ func randomValue(rng *rand.Rand, c colCodec) any {
 	case kDecimal:
 		return decimal.New(int64(rng.Intn(2001)-1000), int32(-rng.Intn(3)))
 	case kString, kBytes:
-		alphabet := []string{"a", "A", "b", "B", "é", "E", " ", "\x00", "z"}
+		alphabet := []string{"a", "A", "b", "B", "é", "E", " ", "\x00", "z", "~", "\x7f", "ß", "中", "\uffff", "😀", "\U0010FFFF"}
 		n := rng.Intn(5)
 		s := ""
 		for i := 0; i < n; i++ {
@@ -58,38 +59,79 @@ func TestKeyOrderMatchesCompare(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rng := rand.New(rand.NewSource(1))
-		for i := 0; i < 3000; i++ {
-			a, b := randomValue(rng, c), randomValue(rng, c)
-			if rng.Intn(10) == 0 {
-				a = nil
-			}
-			// NULL sorts first in an index (as MySQL and GMS range cuts
-			// have it; GMS's Compare puts it last).
-			want, err := typ.Compare(ctx, a, b)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if a == nil {
-				want = -1
-			}
-			ka, err := c.appendKey(ctx, nil, a)
-			if err != nil {
-				t.Fatalf("%s: encode %v: %v", typStr, a, err)
-			}
-			kb, _ := c.appendKey(ctx, nil, b)
-			if got := bytes.Compare(ka, kb); got != want {
-				t.Fatalf("%s: compare(%q, %q) = %d, keys compare %d (%x vs %x)", typStr, a, b, want, got, ka, kb)
-			}
-			// Self-delimiting: a following column never changes the order.
-			if n, err := c.skipKey(append(ka, 0xFF, 0x00)); err != nil || n != len(ka) {
-				t.Fatalf("%s: skipKey(%x) = %d, %v", typStr, ka, n, err)
-			}
-			if want != 0 {
-				if got := bytes.Compare(append(ka, 0xFF), append(kb, 0x00)); got != want {
-					t.Fatalf("%s: tuple order broken for %q, %q", typStr, a, b)
+		for _, dense := range []bool{false, true} { // CODEC-3 and CODEC-12
+			c.dense = dense && c.weight != nil
+			rng := rand.New(rand.NewSource(1))
+			for i := 0; i < 3000; i++ {
+				a, b := randomValue(rng, c), randomValue(rng, c)
+				if rng.Intn(10) == 0 {
+					a = nil
+				}
+				// NULL sorts first in an index (as MySQL and GMS range cuts
+				// have it; GMS's Compare puts it last).
+				want, err := typ.Compare(ctx, a, b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if a == nil {
+					want = -1
+				}
+				ka, err := c.appendKey(ctx, nil, a)
+				if err != nil {
+					t.Fatalf("%s: encode %v: %v", typStr, a, err)
+				}
+				kb, _ := c.appendKey(ctx, nil, b)
+				if got := bytes.Compare(ka, kb); got != want {
+					t.Fatalf("%s: compare(%q, %q) = %d, keys compare %d (%x vs %x)", typStr, a, b, want, got, ka, kb)
+				}
+				// Self-delimiting: a following column never changes the order.
+				if n, err := c.skipKey(append(ka, 0xFF, 0x00)); err != nil || n != len(ka) {
+					t.Fatalf("%s: skipKey(%x) = %d, %v", typStr, ka, n, err)
+				}
+				if want != 0 {
+					if got := bytes.Compare(append(ka, 0xFF), append(kb, 0x00)); got != want {
+						t.Fatalf("%s: tuple order broken for %q, %q", typStr, a, b)
+					}
 				}
 			}
+		}
+	}
+}
+
+// CODEC-12: byte order of encoded weights is weight order across every
+// class boundary, and weightLen reads back each length.
+func TestWeightEncodingOrder(t *testing.T) {
+	var ws []int32
+	for _, base := range []int64{0, weight2Base, weight3Base, weight5Base, 1 << 30, math.MaxInt32} {
+		for w := base - 2; w <= base+2 && w <= math.MaxInt32; w++ {
+			ws = append(ws, int32(w))
+		}
+	}
+	ws = append(ws, -1<<31, -7, 65, 7044)
+	for _, a := range ws {
+		ka := appendWeight(nil, a)
+		if n := weightLen(ka[0]); n != len(ka) {
+			t.Fatalf("weight %d: %x has length %d, weightLen %d", a, ka, len(ka), n)
+		}
+		if ka[0] == 0x00 {
+			t.Fatalf("weight %d encodes with the terminator as lead byte", a)
+		}
+		for _, b := range ws {
+			kb := appendWeight(nil, b)
+			want := 0
+			if a < b {
+				want = -1
+			} else if a > b {
+				want = 1
+			}
+			if got := bytes.Compare(ka, kb); got != want {
+				t.Fatalf("weights %d, %d: keys %x, %x compare %d", a, b, ka, kb, got)
+			}
+		}
+	}
+	for w, want := range map[int32]int{0: 1, 125: 1, 126: 2, weight3Base - 1: 2, weight3Base: 3, weight5Base - 1: 3, weight5Base: 5, -1: 5} {
+		if n := len(appendWeight(nil, w)); n != want {
+			t.Errorf("weight %d: %d bytes, want %d", w, n, want)
 		}
 	}
 }

@@ -129,8 +129,9 @@ func openTableDef(ctx *sql.Context, d *Database, def *tableDef, _ any) (*table, 
 			return nil, sql.ErrUnsupportedFeature.New(err.Error())
 		}
 		if def.KeyFormat >= keyFormatPadSpace && codec.kind == kString {
-			codec.padKey = codec.coll.PadAttribute() == "PAD SPACE" // CODEC-8
-			codec.char = codec.qt == sqltypes.Char                  // CODEC-7
+			codec.padKey = codec.coll.PadAttribute() == "PAD SPACE"                     // CODEC-8
+			codec.char = codec.qt == sqltypes.Char                                      // CODEC-7
+			codec.dense = def.KeyFormat >= keyFormatDenseWeights && codec.weight != nil // CODEC-12
 		}
 		codec.utc = def.KeyFormat >= keyFormatPadSpace && codec.qt == sqltypes.Timestamp // CODEC-5
 		t.cols = append(t.cols, codec)
