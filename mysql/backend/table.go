@@ -307,7 +307,11 @@ func (ix *index) entryKey(ctx context.Context, row sql.Row, pk []byte) ([]byte, 
 }
 
 func (ix *index) prefixKey(ctx context.Context, row sql.Row) ([]byte, error) {
-	var b []byte
+	return ix.appendPrefixKey(ctx, nil, row)
+}
+
+// appendPrefixKey appends ix's key parts of row to b.
+func (ix *index) appendPrefixKey(ctx context.Context, b []byte, row sql.Row) ([]byte, error) {
 	var err error
 	for i, o := range ix.cols {
 		if b, err = ix.t.cols[o].appendKeyPrefix(ctx, b, row[o], ix.def.prefixOf(i)); err != nil {
