@@ -34,6 +34,14 @@
 //	     long scan waits for one read at a time at most rather than one per
 //	     leaf. Only page ids are taken from the parent; every leaf is still
 //	     validated when the scan reaches it (BT-2).
+//	BT-9 A run of writes in key order inside one mini-transaction may pass
+//	     a Hint: Put remembers the path to the leaf it changed, and the next
+//	     Put whose key that leaf covers (checked on the page: a node of this
+//	     keyspace, a leaf, fences around the key) starts there instead of at
+//	     the root. A split or a Delete through the hint forgets it, since
+//	     they change the parents the path names. A ReadHint does the same for
+//	     Touch, which only faults leaves in (a stale one costs a read, never
+//	     a wrong answer).
 package btree
 
 import (
@@ -116,16 +124,60 @@ func checkSizes(key, val []byte) error {
 	return nil
 }
 
+// Hint is the path of the last Put of a run (BT-9). Its zero value is
+// empty; it must not outlive the mini-transaction it was used in.
+type Hint struct {
+	tree Tree
+	path []step
+	ok   bool
+}
+
+// Forget empties h.
+func (h *Hint) Forget() { h.ok = false }
+
+// pathFor returns h's path if its leaf covers key (BT-9).
+func (h *Hint) pathFor(t *mtr.Mtr, tr Tree, key []byte) []step {
+	if h == nil || !h.ok || h.tree != tr {
+		return nil
+	}
+	pg, err := t.Read(h.path[len(h.path)-1].id)
+	if err != nil {
+		return nil
+	}
+	n := node(pg)
+	if page.TypeOf(pg) != page.TypeBTree || page.KeyspaceOf(pg) != tr.Keyspace || !n.isLeaf() || !n.covers(key) {
+		return nil
+	}
+	return h.path
+}
+
 // Put inserts or replaces key. Values too large for a cell go to an
 // overflow chain (overflow.go).
 func (tr Tree) Put(t *mtr.Mtr, a Allocator, key, val []byte) error {
+	return tr.PutHint(t, a, key, val, nil)
+}
+
+// PutHint is Put starting from h's leaf when it covers key (BT-9); h may
+// be nil.
+func (tr Tree) PutHint(t *mtr.Mtr, a Allocator, key, val []byte, h *Hint) error {
 	if err := checkSizes(key, val); err != nil {
 		return err
 	}
-	var buf [8]step
-	path, err := tr.descend(t, key, buf[:0])
-	if err != nil {
-		return err
+	path := h.pathFor(t, tr, key)
+	if path == nil {
+		var buf [8]step
+		dst := buf[:0]
+		if h != nil {
+			h.ok = false
+			dst = h.path[:0]
+		}
+		var err error
+		if path, err = tr.descend(t, key, dst); err != nil {
+			return err
+		}
+		if h != nil {
+			h.tree, h.path, h.ok = tr, path, true
+		}
 	}
 	leaf := path[len(path)-1]
 	pg, err := t.Write(leaf.id)
@@ -154,6 +206,9 @@ func (tr Tree) Put(t *mtr.Mtr, a Allocator, key, val []byte) error {
 	}
 	if n.insertAt(i, key, val, ovf) {
 		return nil
+	}
+	if h != nil {
+		h.ok = false // BT-9: the split changes the parents
 	}
 	return tr.splitInsert(t, a, path, len(path)-1, i, cell{key, val, ovf})
 }
@@ -533,6 +588,31 @@ func (tr Tree) Get(pool *bufpool.Pool, key []byte) ([]byte, bool, error) {
 		}
 		return v, true, err
 	}
+}
+
+// ReadHint is the fences of the leaf Touch last faulted in (BT-9).
+type ReadHint struct {
+	tree   Tree
+	lo, hi fence
+	ok     bool
+}
+
+// Touch faults in the leaf covering key (and its path), unless h's leaf
+// covered it: a run of keys in order reads each leaf once.
+func (tr Tree) Touch(pool *bufpool.Pool, key []byte, h *ReadHint) error {
+	if h.ok && h.tree == tr && (h.lo.inf || bytes.Compare(key, h.lo.key) >= 0) &&
+		(h.hi.inf || bytes.Compare(key, h.hi.key) < 0) {
+		return nil
+	}
+	h.ok = false
+	err := tr.readLeaf(pool, key, false, nil, func(n node) {
+		k, inf := n.lowFence()
+		h.lo = fence{append(h.lo.key[:0], k...), inf}
+		k, inf = n.highFence()
+		h.hi = fence{append(h.hi.key[:0], k...), inf}
+	})
+	h.tree, h.ok = tr, err == nil
+	return err
 }
 
 // readLeaf finds the leaf covering key (below=false) or the keys just below

@@ -634,6 +634,7 @@ type batcher struct {
 	need        int64 // the log space made before each mini-transaction
 	end         page.LSN
 	afterCommit func(end page.LSN)
+	gen         int // mini-transactions begun (a Hint lives in one, BT-9)
 }
 
 func (db *DB) newBatcher() *batcher {
@@ -678,6 +679,7 @@ func (b *batcher) begin() error {
 		return err
 	}
 	b.cur, b.bytes = b.db.mtrs.Begin(), 0
+	b.gen++
 	return nil
 }
 
@@ -759,6 +761,8 @@ func (db *DB) LoadSorted(ks *Keyspace, entries func(yield func(key, val []byte) 
 	b := db.newBatcher()
 	var last []byte
 	var perr error
+	var h btree.Hint // BT-9, forgotten at each new mini-transaction
+	gen := 0
 	err := entries(func(key, val []byte) bool {
 		if last != nil && bytes.Compare(key, last) <= 0 {
 			perr = fmt.Errorf("keys out of order")
@@ -766,8 +770,12 @@ func (db *DB) LoadSorted(ks *Keyspace, entries func(yield func(key, val []byte) 
 		}
 		last = append(last[:0], key...)
 		t, err := b.next(len(key) + len(val) + 64)
+		if b.gen != gen {
+			h.Forget()
+			gen = b.gen
+		}
 		if err == nil {
-			err = ks.tree.Put(t, db.alloc, key, val)
+			err = ks.tree.PutHint(t, db.alloc, key, val, &h)
 		}
 		perr = err
 		return err == nil

@@ -514,13 +514,14 @@ func (db *DB) apply(ws *txn.WriteSet) (page.LSN, error) {
 	// Fault the leaves in before taking the apply latch, so that the
 	// serial section rarely waits for the data volume.
 	var err error
+	var rh btree.ReadHint // keys ascend: each leaf is faulted in once (BT-9)
 	ws.Ascend(func(w txn.Write) bool {
 		ks := db.byID[w.Keyspace]
 		if ks == nil {
 			err = fmt.Errorf("%w: id %d", ErrNoKeyspace, w.Keyspace)
 			return false
 		}
-		_, _, err = ks.tree.Get(db.pool, w.Key)
+		err = ks.tree.Touch(db.pool, w.Key, &rh)
 		return err == nil
 	})
 	if err != nil {
@@ -542,6 +543,7 @@ func (db *DB) apply(ws *txn.WriteSet) (page.LSN, error) {
 			}
 		})
 		maxPages := db.pool.Frames() / 2
+		var h btree.Hint // BT-9: within this mini-transaction
 		ws.Ascend(func(w txn.Write) bool {
 			tree := db.byID[w.Keyspace].tree
 			if c.Recording() { // MV-3: the before-image, before the change is visible
@@ -553,9 +555,10 @@ func (db *DB) apply(ws *txn.WriteSet) (page.LSN, error) {
 				c.Record(w.Keyspace, w.Key, old, existed)
 			}
 			if w.Delete {
+				h.Forget() // a merge may change the hinted path
 				_, err = tree.Delete(t, db.alloc, w.Key)
 			} else {
-				err = tree.Put(t, db.alloc, w.Key, w.Value)
+				err = tree.PutHint(t, db.alloc, w.Key, w.Value, &h)
 			}
 			if err == nil && t.Pages() > maxPages {
 				err = ErrTxnTooLarge

@@ -271,8 +271,9 @@ func (t *Mtr) encode() []byte {
 type Range struct{ Off, Len int }
 
 const (
-	diffWord = 32 // compare granularity
-	diffGap  = 16 // ranges closer than this merge
+	diffWord  = 32 // compare granularity
+	diffGap   = 16 // ranges closer than this merge
+	diffBlock = 16 * diffWord
 )
 
 // Diff returns the ranges of after that differ from before, ignoring bytes
@@ -280,6 +281,13 @@ const (
 func Diff(before, after []byte) []Range {
 	var out []Range
 	for off := page.RedoStart; off < page.Size; {
+		// Most of a page is unchanged: whole blocks of words compare equal
+		// in one vectorized call (a word at a time was a tenth of a bulk
+		// load's CPU). Blocks keep the word grid, so the ranges are the same.
+		if blk := min(off+diffBlock, page.Size); string(before[off:blk]) == string(after[off:blk]) {
+			off = blk
+			continue
+		}
 		end := min(off+diffWord, page.Size)
 		if string(before[off:end]) == string(after[off:end]) {
 			off = end
