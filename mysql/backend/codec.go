@@ -123,6 +123,7 @@ type colCodec struct {
 	padKey  bool                   // PAD SPACE collation: keys ignore trailing spaces (CODEC-8)
 	weight  func(rune) int32       // collation weights of a non-binary string (CODEC-6)
 	dense   bool                   // weights in CODEC-12's variable length (KeyFormat 3 on)
+	strMax  int                    // a string of at most this many bytes converts to itself (FPB-4)
 	ascii   *[utf8.RuneSelf]uint32 // weight(r)^(1<<31) of the ASCII runes: their key bytes
 }
 
@@ -143,6 +144,11 @@ func newColCodec(typ sql.Type) (colCodec, error) {
 		c.kind = kString
 		st := typ.(sql.StringType)
 		c.coll = st.Collation()
+		if c.qt == sqltypes.Text { // go-mysql-server's length checks: bytes for TEXT, characters else
+			c.strMax = int(min(st.MaxByteLength(), math.MaxInt32))
+		} else {
+			c.strMax = int(st.MaxCharacterLength())
+		}
 		name := c.coll.Name()
 		c.binColl = c.coll == sql.Collation_binary || (strings.HasSuffix(name, "_bin") &&
 			(strings.HasPrefix(name, "utf8") || strings.HasPrefix(name, "ascii")))

@@ -2,14 +2,15 @@ package backend
 
 import (
 	"errors"
-	"github.com/dolthub/go-mysql-server/sql/types"
-	"strata/mysql/rules"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
 
 	"strata/engine"
+	"strata/mysql/rules"
 )
 
 // Fast-path access: the engine operations behind the server's fast path
@@ -30,6 +31,18 @@ import (
 // go-mysql-server's writes (indexes, unique checks, row counters), and
 // only on tables without triggers or foreign keys (either side), with no
 // generated or ON UPDATE columns, while the server is not read_only.
+// FPB-4 A string stored into a character column converts to itself when it
+// is valid UTF-8 within the column's length limit (characters, bytes for
+// TEXT; its byte length bounds its characters): what go-mysql-server's
+// StringType.Convert returns then, without its two copies. Anything else
+// goes through Convert.
+
+// convertsToItself reports a string that column c's type converts to the
+// same string (FPB-4).
+func (c colCodec) convertsToItself(v any) bool {
+	s, ok := v.(string)
+	return ok && c.kind == kString && len(s) <= c.strMax && utf8.ValidString(s)
+}
 
 // ErrFallback tells the fast path to hand the statement to go-mysql-server.
 var ErrFallback = errors.New("backend: not a fast-path statement")
@@ -88,6 +101,9 @@ func (ft *FastTable) ResultColumn(name string, o int) *sql.Column {
 // Convert converts v to column o's type; ok is false if go-mysql-server
 // would not store it unchanged (an error, a value out of range).
 func (ft *FastTable) Convert(ctx *sql.Context, o int, v any) (any, bool) {
+	if ft.t.cols[o].convertsToItself(v) { // FPB-4
+		return v, true
+	}
 	if types.IsDecimal(ft.t.sch[o].Type) { // rules RULE-25, on the general path
 		switch s := v.(type) {
 		case string:

@@ -651,11 +651,46 @@ func startsWithWord(q string, words ...string) bool {
 }
 
 // containsFold reports whether s contains the ASCII word sub in any case,
-// without allocating.
+// without allocating. Candidates are found by sub's first byte in either
+// case (IndexByte: a multi-megabyte INSERT is scanned at memory speed, not
+// with a comparison at every byte).
 func containsFold(s, sub string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
+	if sub == "" {
+		return true
+	}
+	lo, up := sub[0], sub[0]
+	if 'a' <= lo && lo <= 'z' {
+		up = lo - 'a' + 'A'
+	} else if 'A' <= lo && lo <= 'Z' {
+		lo = lo - 'A' + 'a'
+	}
+	last := len(s) - len(sub) // the last start a match can have
+	// next finds c at or after i (-1: none up to last).
+	next := func(c byte, i int) int {
+		if i > last {
+			return -1
+		}
+		if k := strings.IndexByte(s[i:last+1], c); k >= 0 {
+			return i + k
+		}
+		return -1
+	}
+	nl, nu := next(lo, 0), -1
+	if up != lo {
+		nu = next(up, 0)
+	}
+	for nl >= 0 || nu >= 0 {
+		i := nl
+		if i < 0 || (nu >= 0 && nu < i) {
+			i = nu
+		}
 		if strings.EqualFold(s[i:i+len(sub)], sub) {
 			return true
+		}
+		if i == nl {
+			nl = next(lo, i+1)
+		} else {
+			nu = next(up, i+1)
 		}
 	}
 	return false

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"math/rand"
 	"strings"
 	"testing"
 )
@@ -152,6 +153,40 @@ func TestMayInterceptTimePrecision(t *testing.T) {
 	} {
 		if got := mayIntercept(q); got != want {
 			t.Errorf("mayIntercept(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
+
+// containsFold finds sub in any case at any position (first, last,
+// overlapping candidates, either case of the first letter first) and
+// agrees with a plain scan on random ASCII text.
+func TestContainsFold(t *testing.T) {
+	plain := func(s, sub string) bool {
+		return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+	}
+	for _, c := range []struct {
+		s, sub string
+	}{
+		{"last_insert_id(", "last_insert_id("}, {"xLAST_INSERT_ID(", "last_insert_id("}, {"lLast_insert_id(", "last_insert_id("},
+		{"Llast_insert_id", "last_insert_id("}, {"", "a"}, {"a", ""}, {"show WARNINGS", "warnings"}, {"errorS", "errors"},
+		{"LLLLLLLLl", "ll"}, {"1_e", "_E"},
+	} {
+		if got, want := containsFold(c.s, c.sub), plain(c.s, c.sub); got != want {
+			t.Errorf("containsFold(%q, %q) = %v, want %v", c.s, c.sub, got, want)
+		}
+	}
+	rng := rand.New(rand.NewSource(3))
+	for i := 0; i < 20000; i++ {
+		b := make([]byte, rng.Intn(30))
+		for j := range b {
+			b[j] = "aAbB_("[rng.Intn(6)]
+		}
+		sub := make([]byte, 1+rng.Intn(3))
+		for j := range sub {
+			sub[j] = "abAB_("[rng.Intn(6)]
+		}
+		if got, want := containsFold(string(b), string(sub)), plain(string(b), string(sub)); got != want {
+			t.Fatalf("containsFold(%q, %q) = %v, want %v", b, sub, got, want)
 		}
 	}
 }
