@@ -350,6 +350,11 @@ func (tx *Tx) Put(ks *Keyspace, key, value []byte) error {
 	if err := tx.lock(ks, key, txn.Exclusive); err != nil {
 		return err
 	}
+	return tx.putLocked(ks, key, value)
+}
+
+// putLocked buffers the write of key, whose lock the transaction holds.
+func (tx *Tx) putLocked(ks *Keyspace, key, value []byte) error {
 	// One allocation holds the copies of both.
 	buf := make([]byte, len(key)+len(value))
 	copy(buf, key)
@@ -368,7 +373,10 @@ func (tx *Tx) Insert(ks *Keyspace, key, value []byte) error {
 	} else if found {
 		return ErrKeyExists
 	}
-	return tx.Put(ks, key, value)
+	if len(key) > btree.MaxKey || len(value) > btree.MaxValue {
+		return fmt.Errorf("%w: key %d bytes, value %d bytes", btree.ErrTooLarge, len(key), len(value))
+	}
+	return tx.putLocked(ks, key, value) // locked above
 }
 
 // Delete removes key (a no-op if absent).
