@@ -55,9 +55,58 @@ type waiter struct {
 	granted chan struct{}
 }
 
+// lockEntry is one key's holders and waiters (under its shard's mutex).
+// Nearly every key has one holder: the holders start in inline, and a
+// released entry goes back to entryPool, so taking a lock allocates
+// nothing in the common case.
 type lockEntry struct {
-	holders map[ID]Mode
+	holders []holder
+	inline  [1]holder
 	queue   []*waiter
+}
+
+type holder struct {
+	txn  ID
+	mode Mode
+}
+
+var entryPool = sync.Pool{New: func() any { return new(lockEntry) }}
+
+func newLockEntry() *lockEntry {
+	e := entryPool.Get().(*lockEntry)
+	e.holders = e.inline[:0]
+	return e
+}
+
+// held returns txn's mode on the key, if it holds it.
+func (e *lockEntry) held(txn ID) (Mode, bool) {
+	for _, h := range e.holders {
+		if h.txn == txn {
+			return h.mode, true
+		}
+	}
+	return 0, false
+}
+
+// hold records txn holding the key in mode.
+func (e *lockEntry) hold(txn ID, mode Mode) {
+	for i := range e.holders {
+		if e.holders[i].txn == txn {
+			e.holders[i].mode = mode
+			return
+		}
+	}
+	e.holders = append(e.holders, holder{txn, mode})
+}
+
+// release drops txn from the holders.
+func (e *lockEntry) release(txn ID) {
+	for i, h := range e.holders {
+		if h.txn == txn {
+			e.holders = append(e.holders[:i], e.holders[i+1:]...)
+			return
+		}
+	}
 }
 
 type lockShard struct {
@@ -102,8 +151,8 @@ func compatible(a, b Mode) bool { return a == Shared && b == Shared }
 
 // grantable reports whether txn may take mode now, given the holders.
 func (e *lockEntry) grantable(txn ID, mode Mode) bool {
-	for h, hm := range e.holders {
-		if h != txn && !compatible(hm, mode) {
+	for _, h := range e.holders {
+		if h.txn != txn && !compatible(h.mode, mode) {
 			return false
 		}
 	}
@@ -139,15 +188,15 @@ func (m *LockManager) TryLock(txn ID, key string, mode Mode) (fresh bool, err er
 func grantNow(s *lockShard, key string, txn ID, mode Mode) (e *lockEntry, already, fresh, granted bool) {
 	e = s.locks[key]
 	if e == nil {
-		e = &lockEntry{holders: map[ID]Mode{}}
+		e = newLockEntry()
 		s.locks[key] = e
 	}
-	held, already := e.holders[txn]
+	held, already := e.held(txn)
 	if already && held >= mode {
 		return e, true, false, true
 	}
 	if e.grantable(txn, mode) && (already || len(e.queue) == 0) { // TX-3
-		e.holders[txn] = mode
+		e.hold(txn, mode)
 		return e, already, !already, true
 	}
 	return e, already, false, false
@@ -220,9 +269,9 @@ func (m *LockManager) LockWaitInterruptible(txn ID, key string, mode Mode, wait 
 // and incompatible waiters ahead of it.
 func (m *LockManager) blockersLocked(e *lockEntry, w *waiter) []ID {
 	var out []ID
-	for h, hm := range e.holders {
-		if h != w.txn && !compatible(hm, w.mode) {
-			out = append(out, h)
+	for _, h := range e.holders {
+		if h.txn != w.txn && !compatible(h.mode, w.mode) {
+			out = append(out, h.txn)
 		}
 	}
 	for _, q := range e.queue {
@@ -299,7 +348,7 @@ func (m *LockManager) grantLocked(s *lockShard, key string, e *lockEntry) {
 		if !e.grantable(w.txn, w.mode) {
 			break
 		}
-		e.holders[w.txn] = w.mode
+		e.hold(w.txn, w.mode)
 		e.queue = e.queue[1:]
 		close(w.granted)
 	}
@@ -316,6 +365,10 @@ func (m *LockManager) grantLocked(s *lockShard, key string, e *lockEntry) {
 	}
 	if len(e.holders) == 0 && len(e.queue) == 0 {
 		delete(s.locks, key)
+		if cap(e.holders) == len(e.inline) { // a grown holder list is not kept
+			e.queue = nil
+			entryPool.Put(e)
+		}
 	}
 }
 
@@ -328,6 +381,6 @@ func (m *LockManager) Unlock(txn ID, key string) {
 	if e == nil {
 		return
 	}
-	delete(e.holders, txn)
+	e.release(txn)
 	m.grantLocked(s, key, e)
 }

@@ -59,6 +59,9 @@ const (
 	firstLSN = page.LSN(blockSize)
 	// maxWriteBytes bounds one volume write of the log writer.
 	maxWriteBytes = 4 << 20
+	// spareBytes is the capacity of the aligned buffer a commit group
+	// appends into (a larger group grows it and is copied once to write).
+	spareBytes = 1 << 20
 )
 
 // Record types.
@@ -110,6 +113,7 @@ type Log struct {
 		err        error    // sticky I/O error
 		closed     bool
 	}
+	spare     []byte        // an aligned buffer for the next group, owned by the writer (writerMu)
 	durable   atomic.Uint64 // everything below is on the volume and synced
 	durableMu sync.Mutex
 	durableCv *sync.Cond
@@ -291,7 +295,7 @@ func (l *Log) appendableLocked() error {
 
 func (l *Log) skipBlockTailLocked() {
 	if rem := blockSize - int64(l.mu.end)%blockSize; rem < HeaderSize {
-		l.mu.buf = append(l.mu.buf, make([]byte, rem)...)
+		l.mu.buf = append(l.mu.buf, zeroBlock[:rem]...)
 		l.mu.end += page.LSN(rem)
 	}
 }
@@ -303,7 +307,7 @@ func (l *Log) padLocked() {
 		return
 	}
 	if rem < HeaderSize {
-		l.mu.buf = append(l.mu.buf, make([]byte, rem)...)
+		l.mu.buf = append(l.mu.buf, zeroBlock[:rem]...)
 		l.mu.end += page.LSN(rem)
 		return
 	}
@@ -312,7 +316,7 @@ func (l *Log) padLocked() {
 	binary.LittleEndian.PutUint32(hdr[4:], uint32(plen))
 	binary.LittleEndian.PutUint64(hdr[8:], uint64(l.mu.end))
 	hdr[16] = TypePad
-	zeros := make([]byte, plen)
+	zeros := zeroBlock[:plen]
 	crc := crc32.Update(crc32.Checksum(hdr[4:], castagnoli), castagnoli, zeros)
 	binary.LittleEndian.PutUint32(hdr[0:], crc)
 	l.mu.buf = append(l.mu.buf, hdr[:]...)
@@ -374,10 +378,18 @@ func (l *Log) flushOnce() {
 	}
 	l.padLocked()
 	start, buf := l.mu.bufStart, l.mu.buf
-	l.mu.bufStart, l.mu.buf = l.mu.end, nil
+	if l.spare == nil {
+		l.spare = volume.AlignedBuffer(spareBytes)[:0]
+	}
+	// The next group appends into the spare, which the writer written last
+	// (writerMu): aligned, so the write needs no copy (writeStream).
+	l.mu.bufStart, l.mu.buf, l.spare = l.mu.end, l.spare, nil
 	l.mu.Unlock()
 
 	err := l.writeStream(start, buf)
+	if cap(buf) <= spareBytes && volume.IsAligned(buf[:cap(buf)]) {
+		l.spare = buf[:0]
+	}
 	if err == nil {
 		err = l.vol.Sync()
 		l.syncs.Add(1)
@@ -394,6 +406,9 @@ func (l *Log) flushOnce() {
 	l.durableMu.Unlock()
 }
 
+// zeroBlock pads a group to its block (padLocked).
+var zeroBlock [blockSize]byte
+
 // writeStream writes block-aligned stream bytes starting at lsn, wrapping.
 func (l *Log) writeStream(lsn page.LSN, data []byte) error {
 	if int64(lsn)%blockSize != 0 || len(data)%blockSize != 0 {
@@ -408,8 +423,11 @@ func (l *Log) writeStream(lsn page.LSN, data []byte) error {
 		if n > maxWriteBytes {
 			n = maxWriteBytes
 		}
-		ab := volume.AlignedBuffer(int(n))
-		copy(ab, data[:n])
+		ab := data[:n]
+		if !volume.IsAligned(ab) { // a group that outgrew its spare buffer
+			ab = volume.AlignedBuffer(int(n))
+			copy(ab, data[:n])
+		}
 		if err := l.vol.WriteAt(ab, dataStart+pos); err != nil {
 			return err
 		}
