@@ -17,7 +17,9 @@ import (
 // (mysql/server/fastpath.go), which answers the common single-table OLTP
 // statements without go-mysql-server's per-execute analysis.
 //
-// FPB-1 Only tables with a single-column primary key qualify. Every
+// FPB-1 Only tables with a primary key qualify, and only INSERT takes a
+// table whose primary key has several columns (SingleKey: the keyed
+// operations read one key column). Every
 // operation returns ErrFallback, having undone whatever it did, when it
 // meets anything it does not handle exactly as go-mysql-server would; the
 // server then runs the statement through go-mysql-server.
@@ -66,15 +68,19 @@ func (s *Session) FastTable(table string) (*FastTable, bool) {
 	if s.temporary(d.name, table) != nil {
 		return nil, false // a temporary table is go-mysql-server's to serve
 	}
-	if t == nil || len(t.pk) != 1 {
+	if t == nil || len(t.pk) == 0 {
 		return nil, false
 	}
 	return &FastTable{s: s, t: t}, true
 }
 
-// IsKey reports whether name is the primary key column.
+// SingleKey reports a primary key of one column, which the keyed
+// operations need (FPB-1).
+func (ft *FastTable) SingleKey() bool { return len(ft.t.pk) == 1 }
+
+// IsKey reports whether name is the primary key's only column.
 func (ft *FastTable) IsKey(name string) bool {
-	return strings.EqualFold(ft.t.sch[ft.t.pk[0]].Name, name)
+	return ft.SingleKey() && strings.EqualFold(ft.t.sch[ft.t.pk[0]].Name, name)
 }
 
 // Ordinal is the position of column name in the table's rows, or -1.

@@ -188,6 +188,9 @@ func (fp *Path) run(goctx context.Context, c *mysql.Conn, sh *shape, params []*q
 	if ok && sh.keyCol != "" && !ft.IsKey(sh.keyCol) && !(sh.kind == pointSelect && ft.IndexOrdinal(sh.keyCol) >= 0) {
 		ok = false
 	}
+	if ok && !ft.SingleKey() && sh.kind != insertValues && sh.kind != countRows { // FP-1, FPB-1
+		ok = false
+	}
 	if !ok {
 		return nil, false, nil
 	}

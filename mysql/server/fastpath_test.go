@@ -153,6 +153,8 @@ func fastPathDifferential(t *testing.T, text bool) {
 		"CREATE TABLE n (name VARCHAR(10) PRIMARY KEY, v SMALLINT UNSIGNED)",
 		"CREATE TABLE big (id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY, v INT)",
 		"CREATE TABLE dd (id INT PRIMARY KEY, d DATE, dt DATETIME, amt DECIMAL(8,2))",
+		// FPB-1: a primary key of two columns, and a unique key.
+		"CREATE TABLE cp (a INT NOT NULL, b SMALLINT NOT NULL, v VARCHAR(6), PRIMARY KEY (a, b), UNIQUE KEY uv (v))",
 	}
 	type side struct {
 		ts   *testServer
@@ -303,6 +305,15 @@ func fastPathDifferential(t *testing.T, text bool) {
 		{"SELECT c FROM sb WHERE id = ? ORDER BY pad", func() []any { return []any{intArg()} }, true},
 		{"SELECT id, a FROM u WHERE s = ?", func() []any { return []any{strArg(3)} }, true}, // general_ci, unique
 		{"SELECT id FROM u WHERE s = ? ORDER BY id", func() []any { return []any{"S" + fmt.Sprint(rng.Intn(70)) + []string{"", " ", "  "}[rng.Intn(3)]} }, true},
+		// FPB-1: INSERT and COUNT(*) into a two-column primary key; keyed statements fall back.
+		{"INSERT INTO cp VALUES (?, ?, ?)", func() []any { return []any{rng.Intn(9), rng.Intn(40000) - 4000, strArg(5)} }, false},
+		{"INSERT INTO cp (b, a, v) VALUES (?, ?, ?), (?, ?, ?)", func() []any {
+			return []any{rng.Intn(9), rng.Intn(9), strArg(5), rng.Intn(9), intArg(), strArg(5)}
+		}, false},
+		{"SELECT COUNT(*) FROM cp", func() []any { return nil }, true},
+		{"SELECT v FROM cp WHERE a = ?", func() []any { return []any{rng.Intn(9)} }, true},
+		{"UPDATE cp SET v = ? WHERE a = ?", func() []any { return []any{strArg(5), rng.Intn(9)} }, false},
+		{"DELETE FROM cp WHERE a = ?", func() []any { return []any{rng.Intn(9)} }, false},
 		// FP-10
 		{"SELECT COUNT(*) FROM sb", func() []any { return nil }, true},
 		{"select count( * ) from `u`;", func() []any { return nil }, true},
@@ -398,7 +409,7 @@ func fastPathDifferential(t *testing.T, text bool) {
 		mustExec(t, sd.conn, "SET autocommit = 1")
 	}
 	for _, q := range []string{"SELECT * FROM sb ORDER BY id", "SELECT * FROM u ORDER BY id", "SELECT * FROM n ORDER BY name", "SELECT * FROM big ORDER BY id",
-		"SELECT * FROM dd ORDER BY id",
+		"SELECT * FROM dd ORDER BY id", "SELECT * FROM cp ORDER BY a, b", "SELECT v, a, b FROM cp FORCE INDEX (uv) ORDER BY v",
 		"SELECT id, k FROM sb FORCE INDEX (k_1) ORDER BY k, id", "SHOW CREATE TABLE sb"} {
 		f, g := rowsOfQuery(t, sides[0].conn, q), rowsOfQuery(t, sides[1].conn, q)
 		if f != g {
