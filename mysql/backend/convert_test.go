@@ -2,12 +2,14 @@ package backend
 
 import (
 	"context"
+	"fmt"
 	"math/rand"
 	"strings"
 	"testing"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/planbuilder"
+	"github.com/shopspring/decimal"
 )
 
 // FPB-4: whenever a string is taken as converting to itself,
@@ -49,6 +51,54 @@ func TestStringsConvertToThemselves(t *testing.T) {
 		isString := c.kind == kString
 		if isString != (taken > 0) {
 			t.Errorf("%s: %d strings taken as themselves", typStr, taken)
+		}
+	}
+}
+
+// FPB-5: a plain decimal taken directly is the decimal go-mysql-server's
+// Convert gives (digits and exponent), in range; and plain values within
+// the column's scale and range are taken.
+func TestPlainDecimalsAsConvert(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewSource(6))
+	for _, c := range []struct{ prec, scale int }{{8, 2}, {10, 0}, {5, 5}, {18, 4}, {12, 2}, {30, 2}} {
+		typ, err := planbuilder.ParseColumnTypeString(fmt.Sprintf("decimal(%d,%d)", c.prec, c.scale))
+		if err != nil {
+			t.Fatal(err)
+		}
+		taken := 0
+		for i := 0; i < 5000; i++ {
+			var b strings.Builder
+			if rng.Intn(3) == 0 {
+				b.WriteByte('-')
+			}
+			for n := rng.Intn(c.prec - c.scale + 3); n >= 0; n-- {
+				b.WriteByte(byte('0' + rng.Intn(10)))
+			}
+			if rng.Intn(3) > 0 {
+				b.WriteByte('.')
+				for n := rng.Intn(c.scale + 2); n > 0; n-- {
+					b.WriteByte(byte('0' + rng.Intn(10)))
+				}
+			}
+			s := b.String()
+			d, ok := plainDecimal(s, c.prec, c.scale, false)
+			if !ok {
+				continue
+			}
+			taken++
+			cv, inRange, err := typ.Convert(ctx, s)
+			got, isDec := cv.(decimal.Decimal)
+			if err != nil || inRange != sql.InRange || !isDec || got.String() != d.String() || got.Exponent() != d.Exponent() ||
+				got.Coefficient().Cmp(d.Coefficient()) != 0 {
+				t.Fatalf("decimal(%d,%d) %q: taken as %s (exp %d), Convert gives %v (%v %v)", c.prec, c.scale, s, d, d.Exponent(), cv, inRange, err)
+			}
+			if u, ok := plainDecimal(s, c.prec, c.scale, true); ok && d.Sign() < 0 {
+				t.Fatalf("%q taken for an UNSIGNED column as %s", s, u)
+			}
+		}
+		if (taken == 0) != (c.prec > 18) {
+			t.Errorf("decimal(%d,%d): %d values taken directly", c.prec, c.scale, taken)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
+	"github.com/shopspring/decimal"
 
 	"strata/engine"
 	"strata/mysql/rules"
@@ -38,6 +39,68 @@ import (
 // TEXT; its byte length bounds its characters): what go-mysql-server's
 // StringType.Convert returns then, without its two copies. Anything else
 // goes through Convert.
+// FPB-5 A plain decimal literal stored into a DECIMAL column of at most
+// 18 digits, exact at the column's scale and in its range, is the
+// column's decimal directly (PlainDecimal); anything else goes through
+// Convert and the exactness check of FP-9.
+
+// PlainDecimal converts s, a plain decimal literal ([-]digits[.digits]),
+// for DECIMAL column o when the value is exact at the column's scale and
+// in its range (FPB-5): the decimal go-mysql-server's Convert gives then
+// (the digits at the column's scale, exponent -scale), without its three
+// parses. Anything else is false: Convert decides.
+func (ft *FastTable) PlainDecimal(o int, s string) (decimal.Decimal, bool) {
+	dt, ok := ft.t.sch[o].Type.(sql.DecimalType)
+	if !ok {
+		return decimal.Decimal{}, false
+	}
+	return plainDecimal(s, int(dt.Precision()), int(dt.Scale()), ft.t.def.Columns[o].Unsigned)
+}
+
+// plainDecimal is PlainDecimal for a DECIMAL(prec, scale) [UNSIGNED].
+func plainDecimal(s string, prec, scale int, unsigned bool) (decimal.Decimal, bool) {
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		if unsigned {
+			return decimal.Decimal{}, false // CAT-5: the general path's answer
+		}
+		s = s[1:]
+	}
+	whole, frac, dot := strings.Cut(s, ".")
+	if whole == "" || dot && frac == "" || len(frac) > scale || prec > 18 {
+		return decimal.Decimal{}, false
+	}
+	var coef int64
+	digits := 0 // of the whole part, past leading zeros
+	for i := 0; i < len(whole); i++ {
+		c := whole[i]
+		if c < '0' || c > '9' {
+			return decimal.Decimal{}, false
+		}
+		if digits > 0 || c != '0' {
+			digits++
+		}
+		coef = coef*10 + int64(c-'0')
+	}
+	if digits > prec-scale {
+		return decimal.Decimal{}, false // out of range: Convert's error
+	}
+	for i := 0; i < scale; i++ {
+		d := int64(0)
+		if i < len(frac) {
+			c := frac[i]
+			if c < '0' || c > '9' {
+				return decimal.Decimal{}, false
+			}
+			d = int64(c - '0')
+		}
+		coef = coef*10 + d
+	}
+	if neg {
+		coef = -coef
+	}
+	return decimal.New(coef, -int32(scale)), true
+}
 
 // convertsToItself reports a string that column c's type converts to the
 // same string (FPB-4).

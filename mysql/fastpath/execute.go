@@ -848,6 +848,11 @@ func storeParam(ctx *sql.Context, ft *backend.FastTable, o int, bv *querypb.Bind
 	if !ok {
 		return nil, false
 	}
+	if in, isString := v.(string); isString && types.IsDecimal(typ) {
+		if d, ok := ft.PlainDecimal(o, in); ok { // FPB-5: exact by construction
+			return d, true
+		}
+	}
 	cv, ok := ft.Convert(ctx, o, v)
 	if !ok {
 		return nil, false
