@@ -18,10 +18,18 @@
 //	MTR-4 A page taken with Init is logged as zeros first, then its bytes
 //	      that differ from zero: redo yields it exactly whatever the volume
 //	      held, without the page being read or its old bytes logged.
+//	MTR-5 A changed run of a page (not taken with Init) that equals the
+//	      page's bytes before the mini-transaction shifted by a few bytes
+//	      (a slot array opened or closed by an insert or a delete) is
+//	      logged as a move from its source offset, not as its bytes. Moves
+//	      read the page as it was before the record: redo copies the page
+//	      first when its entry is marked as holding moves.
 //
 // Redo payload (little endian): u32 page count, then per page: u64 page id,
-// u16 range count, and per range u16 offset, u16 length, bytes; an offset
-// with bit 15 set is a zero fill of that length, without bytes (MTR-4).
+// u16 range count (bit 15: the page's ranges include moves, MTR-5), and
+// per range u16 offset, u16 length, bytes; an offset with bit 15 set is a
+// zero fill of that length, without bytes (MTR-4); with bit 14 set, a move
+// of that length from the u16 source offset that follows (MTR-5).
 package mtr
 
 import (
@@ -69,6 +77,13 @@ type written struct {
 
 // zeroFill marks a range offset as a zero fill (MTR-4).
 const zeroFill = 0x8000
+
+// moveFrom marks a range offset as a move (MTR-5); hasMoves marks a page's
+// range count.
+const (
+	moveFrom = 0x4000
+	hasMoves = 0x8000
+)
 
 var zeroPage [page.Size]byte
 
@@ -227,9 +242,9 @@ func (t *Mtr) encode() []byte {
 	for i, id := range t.order {
 		w := t.written[id]
 		if w.init { // MTR-4
-			diffs[i] = append([]Range{{page.RedoStart | zeroFill, page.Size - page.RedoStart}}, Diff(zeroPage[:], w.f.Data())...)
+			diffs[i] = append([]Range{{Off: page.RedoStart | zeroFill, Len: page.Size - page.RedoStart}}, Diff(zeroPage[:], w.f.Data())...)
 		} else {
-			diffs[i] = Diff(*w.before, w.f.Data())
+			diffs[i] = DiffMoves(*w.before, w.f.Data())
 		}
 		if len(diffs[i]) == 0 {
 			continue
@@ -238,7 +253,10 @@ func (t *Mtr) encode() []byte {
 		size += 10
 		for _, r := range diffs[i] {
 			size += 4
-			if r.Off&zeroFill == 0 {
+			switch {
+			case r.Src != 0:
+				size += 2
+			case r.Off&zeroFill == 0:
 				size += r.Len
 			}
 		}
@@ -254,9 +272,29 @@ func (t *Mtr) encode() []byte {
 			continue
 		}
 		out = binary.LittleEndian.AppendUint64(out, uint64(id))
-		out = binary.LittleEndian.AppendUint16(out, uint16(len(ranges)))
-		data := t.written[id].f.Data()
-		for _, r := range ranges {
+		out = appendRanges(out, t.written[id].f.Data(), ranges)
+	}
+	return out
+}
+
+// appendRanges appends one page's range count and ranges, taking literal
+// bytes from data (the page after the change).
+func appendRanges(out, data []byte, ranges []Range) []byte {
+	count := uint16(len(ranges))
+	for _, r := range ranges {
+		if r.Src != 0 {
+			count |= hasMoves // MTR-5
+			break
+		}
+	}
+	out = binary.LittleEndian.AppendUint16(out, count)
+	for _, r := range ranges {
+		switch {
+		case r.Src != 0:
+			out = binary.LittleEndian.AppendUint16(out, uint16(r.Off|moveFrom))
+			out = binary.LittleEndian.AppendUint16(out, uint16(r.Len))
+			out = binary.LittleEndian.AppendUint16(out, uint16(r.Src))
+		default:
 			out = binary.LittleEndian.AppendUint16(out, uint16(r.Off))
 			out = binary.LittleEndian.AppendUint16(out, uint16(r.Len))
 			if r.Off&zeroFill == 0 {
@@ -267,8 +305,10 @@ func (t *Mtr) encode() []byte {
 	return out
 }
 
-// Range is a changed byte range of a page.
-type Range struct{ Off, Len int }
+// Range is a changed byte range of a page: its bytes, or, when Src is
+// not 0, a move of the page's bytes before the change at [Src, Src+Len)
+// (MTR-5; no move reads below page.RedoStart).
+type Range struct{ Off, Len, Src int }
 
 const (
 	diffWord  = 32 // compare granularity
@@ -305,15 +345,143 @@ func Diff(before, after []byte) []Range {
 		if k := len(out); k > 0 && lo-(out[k-1].Off+out[k-1].Len) < diffGap {
 			out[k-1].Len = hi - out[k-1].Off
 		} else {
-			out = append(out, Range{lo, hi - lo})
+			out = append(out, Range{Off: lo, Len: hi - lo})
 		}
 		off = end
 	}
 	return out
 }
 
+// Moves (MTR-5): a move is tried on changed ranges up to maxMoveRange
+// bytes (a rebuilt page changes as a whole and moves nothing), for shifts
+// up to maxShift bytes, and taken when it covers minMove bytes or more.
+const (
+	maxMoveRange = 4096
+	maxShift     = 16
+	minMove      = 16
+)
+
+// DiffMoves is Diff with runs that equal before shifted by a few bytes
+// logged as moves, and runs left unchanged inside a merged range dropped
+// (MTR-5). Applying its ranges in order, each move reading before, turns
+// before into after.
+func DiffMoves(before, after []byte) []Range {
+	ranges := Diff(before, after)
+	var out []Range
+	for _, r := range ranges {
+		if r.Len < minMove || r.Len > maxMoveRange {
+			out = append(out, r)
+			continue
+		}
+		out = splitMoves(before, after, r, out)
+	}
+	return out
+}
+
+// splitMoves appends r to out as literal ranges and moves (MTR-5).
+func splitMoves(before, after []byte, r Range, out []Range) []Range {
+	end := r.Off + r.Len
+	lit := r.Off // start of the literal bytes not yet appended
+	for p := r.Off; p < end; {
+		d, n := shiftAt(before, after, p, end)
+		if n == 0 {
+			p += minMove / 2 // a move starting in between is found at most this late
+			continue
+		}
+		if p > lit {
+			out = append(out, Range{Off: lit, Len: p - lit})
+		}
+		if d != 0 {
+			out = append(out, Range{Off: p, Len: n, Src: p - d})
+		}
+		p += n
+		lit = p
+	}
+	if end > lit {
+		out = append(out, Range{Off: lit, Len: end - lit})
+	}
+	return out
+}
+
+// shiftAt finds a shift d (0 first: bytes unchanged) for which after from
+// p equals before from p-d for at least minMove bytes before end, and
+// returns it with the run's length; n is 0 when there is none.
+func shiftAt(before, after []byte, p, end int) (d, n int) {
+	if end-p < minMove {
+		return 0, 0
+	}
+	probe := after[p : p+minMove]
+	for k := 0; k <= 2*maxShift; k++ {
+		d := (k + 1) / 2 // 0, 1, -1, 2, -2, ...
+		if k%2 == 0 {
+			d = -d
+		}
+		src := p - d
+		if src < page.RedoStart || src+minMove > page.Size || string(before[src:src+minMove]) != string(probe) {
+			continue
+		}
+		n := minMove
+		for p+n < end && src+n < page.Size && after[p+n] == before[src+n] {
+			n++
+		}
+		return d, n
+	}
+	return 0, 0
+}
+
 // ErrBadRecord is returned for a redo payload that does not parse.
 var ErrBadRecord = errors.New("mtr: malformed redo record")
+
+// applyRanges parses one page's ranges from p (count: the page's range
+// count with its flags) and, if apply, applies them to data; it returns
+// the rest of p. Moves read the page as it was before the first range
+// (MTR-5).
+func applyRanges(data, p []byte, count uint16, apply bool) ([]byte, error) {
+	var before []byte
+	if count&hasMoves != 0 && apply {
+		before = make([]byte, page.Size)
+		copy(before, data)
+	}
+	for r := 0; r < int(count&^hasMoves); r++ {
+		if len(p) < 4 {
+			return nil, ErrBadRecord
+		}
+		off, ln := int(binary.LittleEndian.Uint16(p)), int(binary.LittleEndian.Uint16(p[2:]))
+		p = p[4:]
+		fill, move := off&zeroFill != 0, off&moveFrom != 0 // MTR-4: no bytes follow; MTR-5: a source
+		off &^= zeroFill | moveFrom
+		if fill && move || off < page.RedoStart || off+ln > page.Size {
+			return nil, ErrBadRecord
+		}
+		switch {
+		case fill:
+			if apply {
+				clear(data[off : off+ln])
+			}
+		case move:
+			if len(p) < 2 || count&hasMoves == 0 {
+				return nil, ErrBadRecord
+			}
+			src := int(binary.LittleEndian.Uint16(p))
+			p = p[2:]
+			if src < page.RedoStart || src+ln > page.Size {
+				return nil, ErrBadRecord
+			}
+			if apply {
+				copy(data[off:off+ln], before[src:src+ln])
+			}
+		default:
+			if len(p) < ln {
+				return nil, ErrBadRecord
+			}
+			if apply {
+				copy(data[off:off+ln], p[:ln])
+			}
+			p = p[ln:]
+		}
+	}
+	return p, nil
+}
 
 // Redo applies one redo record (MTR-3) to the pool. It runs during recovery
 // only, single-threaded.
@@ -328,7 +496,7 @@ func Redo(pool *bufpool.Pool, lsn page.LSN, payload []byte) (applied int, err er
 			return applied, ErrBadRecord
 		}
 		id := page.ID(binary.LittleEndian.Uint64(p))
-		nr := int(binary.LittleEndian.Uint16(p[8:]))
+		nr := binary.LittleEndian.Uint16(p[8:])
 		p = p[10:]
 		f, err := pool.Fix(id)
 		if err != nil {
@@ -337,31 +505,11 @@ func Redo(pool *bufpool.Pool, lsn page.LSN, payload []byte) (applied int, err er
 		f.Latch.Lock()
 		data := f.Data()
 		apply := page.LSNOf(data) < lsn
-		for r := 0; r < nr; r++ {
-			if len(p) < 4 {
-				f.Latch.Unlock()
-				pool.Unfix(f)
-				return applied, ErrBadRecord
-			}
-			off, ln := int(binary.LittleEndian.Uint16(p)), int(binary.LittleEndian.Uint16(p[2:]))
-			p = p[4:]
-			fill := off&zeroFill != 0 // MTR-4: no bytes follow
-			off &^= zeroFill
-			if off < page.RedoStart || off+ln > page.Size || !fill && len(p) < ln {
-				f.Latch.Unlock()
-				pool.Unfix(f)
-				return applied, ErrBadRecord
-			}
-			if fill {
-				if apply {
-					clear(data[off : off+ln])
-				}
-				continue
-			}
-			if apply {
-				copy(data[off:off+ln], p[:ln])
-			}
-			p = p[ln:]
+		p, err = applyRanges(data, p, nr, apply)
+		if err != nil {
+			f.Latch.Unlock()
+			pool.Unfix(f)
+			return applied, err
 		}
 		if apply {
 			page.SetLSN(data, lsn)
