@@ -348,6 +348,9 @@
 // on int64 digits while they fit (fastarith.go), outside expressions with
 // a division.
 //
+// RULE-77 A DATE sort key compares canonical date strings (what DATE()
+// returns) as strings, not by parsing both (datesort.go).
+//
 // RULE-70 (retired: refusing outer aggregates before planning also
 // refused shapes go-mysql-server answers; the server maps its run-time
 // error instead, handler.go errorRules)
@@ -456,6 +459,7 @@ const (
 	typedLiteralsID
 	topNThroughProjectionsID
 	fastArithmeticID
+	dateSortKeysID
 )
 
 var once sync.Once
@@ -568,7 +572,8 @@ func Install() {
 			analyzer.Rule{Id: warningsInOrderID, Apply: warningsInOrder},
 			analyzer.Rule{Id: typedLiteralsID, Apply: typedLiterals},                   // RULE-73
 			analyzer.Rule{Id: topNThroughProjectionsID, Apply: topNThroughProjections}, // RULE-74
-			analyzer.Rule{Id: fastArithmeticID, Apply: fastArithmetic})                 // RULE-76
+			analyzer.Rule{Id: fastArithmeticID, Apply: fastArithmetic},                 // RULE-76
+			analyzer.Rule{Id: dateSortKeysID, Apply: dateSortKeys})                     // RULE-77, after RULE-74 makes top-Ns
 		// RULE-36 before go-mysql-server's filter simplification.
 		for i, r := range analyzer.OnceBeforeDefault {
 			if r.Id.String() == "simplifyFilters" {
