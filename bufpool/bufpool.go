@@ -22,6 +22,11 @@
 //	     a scan consumes the page before), each loaded as a miss would be
 //	     and unpinned at once; a full queue drops requests, and pages
 //	     present are skipped. Callers still Fix as usual.
+//	BP-7 The scans for dirty frames (MinRecLSN, the flush candidates) read
+//	     each frame's unclean flag, which mirrors the dirty bit, and take
+//	     the frame's mutex only when it is set: a 1 GiB pool has 65,536
+//	     frames, and locking each one on every cleaner tick cost 2.5% of a
+//	     write workload's CPU.
 //
 // Lock order: shard latch -> Frame.mu. Frame.Latch is never taken while a
 // shard latch or Frame.mu is held.
@@ -395,10 +400,17 @@ func (p *Pool) pinIfCached(f *Frame) bool {
 }
 
 // MinRecLSN is the smallest recLSN of any dirty frame, or 0 if none (BP-4).
+// Frames whose unclean flag is off are passed over without their mutex
+// (BP-7): a frame dirtied before the caller read the log end has it on
+// (MarkDirty sets it in the mini-transaction the caller waited for), and
+// one dirtied since has a recLSN above that end.
 func (p *Pool) MinRecLSN() page.LSN {
 	var min page.LSN
 	for i := range p.frames {
 		f := &p.frames[i]
+		if !f.unclean.Load() {
+			continue
+		}
 		f.mu.Lock()
 		if f.mu.dirty && (min == 0 || f.mu.recLSN < min) {
 			min = f.mu.recLSN
@@ -417,6 +429,9 @@ func (p *Pool) dirtyFrames(below page.LSN) []dirtyFrame {
 	var out []dirtyFrame
 	for i := range p.frames {
 		f := &p.frames[i]
+		if !f.unclean.Load() { // BP-7: clean, or dirtied after this scan began
+			continue
+		}
 		f.mu.Lock()
 		if f.mu.dirty && !f.mu.flushing && (below == 0 || f.mu.recLSN < below) {
 			out = append(out, dirtyFrame{f, f.mu.recLSN})
