@@ -19,8 +19,9 @@
 //	      that differ from zero: redo yields it exactly whatever the volume
 //	      held, without the page being read or its old bytes logged.
 //	MTR-5 A changed run of a page (not taken with Init) that equals the
-//	      page's bytes before the mini-transaction shifted by a few bytes
-//	      (a slot array opened or closed by an insert or a delete) is
+//	      page's bytes before the mini-transaction shifted by an even
+//	      number of bytes up to 16 (a slot array of 2-byte slots opened or
+//	      closed by inserts or deletes) is
 //	      logged as a move from its source offset, not as its bytes. Moves
 //	      read the page as it was before the record: redo copies the page
 //	      first when its entry is marked as holding moves.
@@ -403,7 +404,7 @@ func splitMoves(before, after []byte, r Range, out []Range) []Range {
 	return out
 }
 
-// shiftAt finds a shift d (0 first: bytes unchanged) for which after from
+// shiftAt finds an even shift d (0 first: bytes unchanged) for which after from
 // p equals before from p-d for at least minMove bytes before end, and
 // returns it with the run's length; n is 0 when there is none.
 func shiftAt(before, after []byte, p, end int) (d, n int) {
@@ -411,8 +412,8 @@ func shiftAt(before, after []byte, p, end int) (d, n int) {
 		return 0, 0
 	}
 	probe := after[p : p+minMove]
-	for k := 0; k <= 2*maxShift; k++ {
-		d := (k + 1) / 2 // 0, 1, -1, 2, -2, ...
+	for k := 0; k <= maxShift; k++ {
+		d := (k + 1) / 2 * 2 // 0, 2, -2, 4, -4, ...: slot arrays move by 2-byte slots
 		if k%2 == 0 {
 			d = -d
 		}

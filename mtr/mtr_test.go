@@ -102,7 +102,10 @@ func TestMovesReconstruct(t *testing.T) {
 		slots := 64 + rng.Intn(1500) // a slot array at [64, 64+slots)
 		for e := 1 + rng.Intn(4); e > 0; e-- {
 			at := 64 + rng.Intn(slots)
-			w := 1 + rng.Intn(8) // bytes opened or closed
+			w := 2 * (1 + rng.Intn(4)) // bytes opened or closed: 2-byte slots
+			if rng.Intn(8) == 0 {
+				w = 1 + 2*rng.Intn(4) // an odd shift: literal bytes, still reconstructed
+			}
 			end := 64 + slots
 			if rng.Intn(2) == 0 && end+w <= page.Size {
 				copy(after[at+w:end+w], after[at:end]) // open (insert)
