@@ -234,3 +234,26 @@ func TestParseStoredDecimal(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkStringKey encodes a sysbench c value (120 ASCII characters)
+// under utf8mb4_0900_ai_ci in both key formats (CODEC-3, CODEC-12).
+func BenchmarkStringKey(b *testing.B) {
+	typ, err := planbuilder.ParseColumnTypeString("varchar(200) COLLATE utf8mb4_0900_ai_ci")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := "83868641912-28773972837-60736120486-75162659906-27563526494-20381887404-41576422241-93426793964-56405065102-33518432330"
+	for _, dense := range []bool{false, true} {
+		c, err := newColCodec(typ)
+		if err != nil {
+			b.Fatal(err)
+		}
+		c.dense = dense
+		buf := make([]byte, 0, 1024)
+		b.Run(map[bool]string{false: "CODEC-3", true: "CODEC-12"}[dense], func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				buf, _ = c.appendKey(context.Background(), buf[:0], s)
+			}
+		})
+	}
+}

@@ -14,9 +14,8 @@ import (
 // above U+FFFF go to the collation's own function.
 
 type weightTable struct {
-	once  sync.Once
-	bmp   []int32
-	ascii [utf8.RuneSelf]uint32 // weight(r)^(1<<31): the key words appendKey writes
+	once sync.Once
+	bmp  []int32
 }
 
 var weightTables sync.Map // sql.CollationID -> *weightTable
@@ -30,9 +29,6 @@ func weightsOf(coll sql.CollationID) *weightTable {
 		wt.bmp = make([]int32, 1<<16)
 		for r := range wt.bmp {
 			wt.bmp[r] = sorter(rune(r))
-		}
-		for r := range wt.ascii {
-			wt.ascii[r] = uint32(wt.bmp[r]) ^ (1 << 31)
 		}
 	})
 	return wt
@@ -50,8 +46,8 @@ func collationWeight(coll sql.CollationID) func(rune) int32 {
 	}
 }
 
-// asciiWeights returns coll's key words of the ASCII runes, weight(r) with
-// the sign bit flipped, as appendKey writes them (CODEC-6).
-func asciiWeights(coll sql.CollationID) *[utf8.RuneSelf]uint32 {
-	return &weightsOf(coll).ascii
+// asciiWeights returns coll's weights of the ASCII runes (the start of its
+// table), which appendKey reads without decoding a rune (CODEC-6).
+func asciiWeights(coll sql.CollationID) *[utf8.RuneSelf]int32 {
+	return (*[utf8.RuneSelf]int32)(weightsOf(coll).bmp[:utf8.RuneSelf])
 }
