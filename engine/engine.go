@@ -700,6 +700,15 @@ func (b *batcher) abort() {
 	}
 }
 
+// finishDurable is finish, then the wait for the run to be durable.
+func (b *batcher) finishDurable() error {
+	end, err := b.finish()
+	if err != nil {
+		return err
+	}
+	return b.db.log.WaitDurable(end)
+}
+
 // finish commits the open mini-transaction; the LSN returned makes the
 // whole run durable.
 func (b *batcher) finish() (page.LSN, error) {
@@ -737,11 +746,7 @@ func (db *DB) finishDropOf(ks *Keyspace, inline bool) error {
 		b.abort()
 		return fmt.Errorf("drop keyspace %s: %w", ks.name, err)
 	}
-	end, err := b.finish()
-	if err != nil {
-		return err
-	}
-	return db.log.WaitDurable(end)
+	return b.finishDurable()
 }
 
 // LoadSorted puts entries, in strictly ascending key order, into the
@@ -787,11 +792,7 @@ func (db *DB) LoadSorted(ks *Keyspace, entries func(yield func(key, val []byte) 
 		b.abort()
 		return fmt.Errorf("load of keyspace %s: %w", ks.name, err)
 	}
-	end, err := b.finish()
-	if err != nil {
-		return err
-	}
-	return db.log.WaitDurable(end)
+	return b.finishDurable()
 }
 
 // RenameKeyspace renames a keyspace; durable on return.

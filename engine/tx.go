@@ -344,13 +344,21 @@ func clone(b []byte) []byte { return append([]byte{}, b...) }
 
 // Put inserts or replaces key.
 func (tx *Tx) Put(ks *Keyspace, key, value []byte) error {
-	if len(key) > btree.MaxKey || len(value) > btree.MaxValue {
-		return fmt.Errorf("%w: key %d bytes, value %d bytes", btree.ErrTooLarge, len(key), len(value))
+	if err := checkEntry(key, value); err != nil {
+		return err
 	}
 	if err := tx.lock(ks, key, txn.Exclusive); err != nil {
 		return err
 	}
 	return tx.putLocked(ks, key, value)
+}
+
+// checkEntry refuses a key or value the B+tree cannot hold.
+func checkEntry(key, value []byte) error {
+	if len(key) > btree.MaxKey || len(value) > btree.MaxValue {
+		return fmt.Errorf("%w: key %d bytes, value %d bytes", btree.ErrTooLarge, len(key), len(value))
+	}
+	return nil
 }
 
 // putLocked buffers the write of key, whose lock the transaction holds.
@@ -373,8 +381,8 @@ func (tx *Tx) Insert(ks *Keyspace, key, value []byte) error {
 	} else if found {
 		return ErrKeyExists
 	}
-	if len(key) > btree.MaxKey || len(value) > btree.MaxValue {
-		return fmt.Errorf("%w: key %d bytes, value %d bytes", btree.ErrTooLarge, len(key), len(value))
+	if err := checkEntry(key, value); err != nil {
+		return err
 	}
 	return tx.putLocked(ks, key, value) // locked above
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -342,16 +343,13 @@ func writeChunk(ctx *sql.Context, db *engine.DB, t *table, ix *index, c *buildEn
 				break
 			}
 		}
-		prefetchSink = touch
+		runtime.KeepAlive(touch) // the touches are not optimized away
 		return nil
 	}))
 }
 
-// prefetchAhead is how far ahead writeChunk touches entries; prefetchSink
-// keeps the touches from being optimized away.
+// prefetchAhead is how far ahead writeChunk touches entries.
 const prefetchAhead = 8
-
-var prefetchSink byte
 
 // sortChunk returns the order of c's entries by key, refusing a unique
 // index's duplicates among neighbours (IX-2).

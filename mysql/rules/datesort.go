@@ -2,7 +2,6 @@ package rules
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -94,8 +93,6 @@ func (t dateKeyType) Equals(other sql.Type) bool {
 	}
 	return t.DatetimeType.Equals(other)
 }
-
-func (t dateKeyType) String() string { return fmt.Sprint(t.DatetimeType) }
 
 // canonicalDate reports YYYY-MM-DD naming a real day of years 1000-9999.
 func canonicalDate(s string) bool {
