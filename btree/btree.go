@@ -38,8 +38,9 @@
 //	     a Hint: Put remembers the path to the leaf it changed, and the next
 //	     Put whose key that leaf covers (checked on the page: a node of this
 //	     keyspace, a leaf, fences around the key) starts there instead of at
-//	     the root. A split or a Delete through the hint forgets it, since
-//	     they change the parents the path names. A ReadHint does the same for
+//	     the root. A split forgets it, and a caller that deletes between two
+//	     Puts must Forget it, since both change the parents the path names
+//	     (a delete may merge leaves). A ReadHint does the same for
 //	     Touch, which only faults leaves in (a stale one costs a read, never
 //	     a wrong answer).
 package btree

@@ -21,10 +21,10 @@
 //	MTR-5 A changed run of a page (not taken with Init) that equals the
 //	      page's bytes before the mini-transaction shifted by an even
 //	      number of bytes up to 16 (a slot array of 2-byte slots opened or
-//	      closed by inserts or deletes) is
-//	      logged as a move from its source offset, not as its bytes. Moves
-//	      read the page as it was before the record: redo copies the page
-//	      first when its entry is marked as holding moves.
+//	      closed by inserts or deletes) is logged as a move from its source
+//	      offset, not as its bytes. Moves read the page as it was before
+//	      the record: redo copies the page first when its entry is marked
+//	      as holding moves.
 //
 // Redo payload (little endian): u32 page count, then per page: u64 page id,
 // u16 range count (bit 15: the page's ranges include moves, MTR-5), and

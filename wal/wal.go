@@ -381,8 +381,8 @@ func (l *Log) flushOnce() {
 	if l.spare == nil {
 		l.spare = volume.AlignedBuffer(spareBytes)[:0]
 	}
-	// The next group appends into the spare, which the writer written last
-	// (writerMu): aligned, so the write needs no copy (writeStream).
+	// The next group appends into the spare, the buffer the writer wrote
+	// last (writerMu): aligned, so its write needs no copy (writeStream).
 	l.mu.bufStart, l.mu.buf, l.spare = l.mu.end, l.spare, nil
 	l.mu.Unlock()
 

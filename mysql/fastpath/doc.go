@@ -22,8 +22,8 @@
 //
 // FP-1 Only these exact shapes are taken: plain column names of one table
 // in the session's current database whose primary key is the single
-// column pk (an INSERT or COUNT(*): any primary key), parameters whose type family (integer, string) matches their
-// column's. Anything else, including any value or state the backend does
+// column pk (an INSERT or COUNT(*): any primary key), parameters whose
+// type family (integer, string) matches their column's. Anything else, including any value or state the backend does
 // not handle exactly as go-mysql-server would (backend.ErrFallback), goes
 // to go-mysql-server, with nothing done.
 // FP-2 Reads and writes run in the session's transaction as
