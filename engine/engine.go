@@ -81,6 +81,14 @@
 //	     then holds one lock. Not granted, it keeps its row locks. Other
 //	     transactions wait at the intention lock (timeouts and deadlock
 //	     detection as for rows).
+//	EN-11 Sequenced entries (Tx.SetSequencer): a transaction may carry a
+//	     Sequencer whose entries are computed under the apply latch, in the
+//	     mini-transaction that commits it (for a staged commit, the commit
+//	     record's), after the write set: numbers it assigns follow commit
+//	     order and LSN order, and its entries are durable exactly when the
+//	     transaction is (the binary log, package mysql/binlog, numbers its
+//	     events so). A transaction with only a sequencer commits its
+//	     entries alone.
 package engine
 
 import (

@@ -788,6 +788,9 @@ func (tx *Tx) commitStaged(async bool) error {
 	err := db.ensureLogSpace(64<<10 + int64(len(runs))*256)
 	if err == nil {
 		t := db.mtrs.Begin()
+		if seq := tx.seq; seq != nil {
+			t.OnEnd(seq.End) // EN-11
+		}
 		for _, ks := range runs {
 			if _, err = db.dir.Delete(t, db.alloc, []byte(ks.name)); err != nil {
 				break
@@ -795,6 +798,11 @@ func (tx *Tx) commitStaged(async bool) error {
 		}
 		if err == nil {
 			err = db.dir.Put(t, db.alloc, name, encodeApply(runs, st.dead))
+		}
+		if err == nil && tx.seq != nil {
+			// EN-11: in the commit record; the sequencer's keyspace is read
+			// current only, so no before-images are kept for it.
+			err = db.putSequenced(t, tx.seq, nil)
 		}
 		if err != nil {
 			t.Abort()

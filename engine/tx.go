@@ -13,6 +13,7 @@ import (
 
 	"strata/btree"
 	"strata/memgov"
+	"strata/mtr"
 	"strata/mvcc"
 	"strata/page"
 	"strata/txn"
@@ -46,7 +47,29 @@ type Tx struct {
 	rowLocks  map[uint32]int
 	escalated map[uint32]bool
 	lockTry   int // multiplier of the lock memory at which escalation is tried next
+
+	seq Sequencer // EN-11: entries numbered in commit order, nil without
 }
+
+// Sequencer adds entries to a transaction's commit in commit order
+// (EN-11). Entries runs under the apply latch, in the mini-transaction
+// that commits the transaction, after its write set is in the trees; End
+// reports, still under the latch, whether that mini-transaction committed
+// (false: Entries may run again in a retry, or the commit failed).
+type Sequencer interface {
+	Entries() ([]Entry, error)
+	End(committed bool)
+}
+
+// Entry is one key and value a Sequencer puts.
+type Entry struct {
+	Keyspace   *Keyspace
+	Key, Value []byte
+}
+
+// SetSequencer makes s part of the transaction's commit (EN-11); a
+// transaction without writes then commits s's entries alone.
+func (tx *Tx) SetSequencer(s Sequencer) { tx.seq = s }
 
 // Begin starts a transaction.
 func (db *DB) Begin() *Tx {
@@ -450,7 +473,7 @@ func (tx *Tx) commit(async bool) error {
 		return ErrTxnDone
 	}
 	defer tx.finish()
-	if tx.ws.Len() == 0 && tx.stage == nil {
+	if tx.ws.Len() == 0 && tx.stage == nil && tx.seq == nil {
 		tx.db.commits.Add(1)
 		return nil
 	}
@@ -468,7 +491,7 @@ func (tx *Tx) commit(async bool) error {
 	if tx.stage != nil {
 		return tx.commitStaged(async)
 	}
-	end, err := tx.db.apply(tx.ws)
+	end, err := tx.db.apply(tx.ws, tx.seq)
 	if errors.Is(err, ErrTxnTooLarge) {
 		// Too large for one mini-transaction: commit by rolling forward
 		// (EN-9).
@@ -522,7 +545,7 @@ func (tx *Tx) releaseLocks() {
 
 // apply runs the write set as one mini-transaction and returns the LSN
 // that makes it durable.
-func (db *DB) apply(ws *txn.WriteSet) (page.LSN, error) {
+func (db *DB) apply(ws *txn.WriteSet, seq Sequencer) (page.LSN, error) {
 	db.bigMu.RLock() // EN-9: no staged commit is applying
 	defer db.bigMu.RUnlock()
 	db.ksMu.RLock()
@@ -557,6 +580,9 @@ func (db *DB) apply(ws *txn.WriteSet) (page.LSN, error) {
 			} else {
 				c.Abort()
 			}
+			if seq != nil {
+				seq.End(committed) // EN-11
+			}
 		})
 		maxPages := db.pool.Frames() / 2
 		var h btree.Hint // BT-9: within this mini-transaction
@@ -581,6 +607,9 @@ func (db *DB) apply(ws *txn.WriteSet) (page.LSN, error) {
 			}
 			return err == nil
 		})
+		if err == nil && seq != nil {
+			err = db.putSequenced(t, seq, c) // EN-11: numbered in commit order
+		}
 		if err != nil {
 			t.Abort()
 			return 0, err
@@ -594,6 +623,32 @@ func (db *DB) apply(ws *txn.WriteSet) (page.LSN, error) {
 		}
 		return end, err
 	}
+}
+
+// putSequenced puts seq's entries in t (EN-11), recording before-images
+// for snapshots as the write set's are (MV-3) when c is given.
+func (db *DB) putSequenced(t *mtr.Mtr, seq Sequencer, c *mvcc.Commit) error {
+	entries, err := seq.Entries()
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if err := checkEntry(e.Key, e.Value); err != nil {
+			return err
+		}
+		tree := e.Keyspace.tree
+		if c != nil && c.Recording() {
+			old, existed, err := tree.GetIn(t, db.pool, e.Key)
+			if err != nil {
+				return err
+			}
+			c.Record(e.Keyspace.id, e.Key, old, existed)
+		}
+		if err := tree.Put(t, db.alloc, e.Key, e.Value); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Scan returns an iterator over [lo, hi) of ks as this transaction sees it;

@@ -28,6 +28,7 @@ import (
 	"strata/memgov"
 	"strata/metrics"
 	"strata/mysql/auth"
+	"strata/mysql/binlog"
 	"strata/mysql/server"
 )
 
@@ -100,6 +101,11 @@ func run(args []string) error {
 	memBudget := fs.String("memory-budget", "", "the process's memory, buffer pool included; statements that would pass it fail with 1041 (default: 3/4 of the machine's or cgroup's memory)")
 	versionBudget := fs.String("version-budget", "64M", "memory kept for the history open snapshots read; past it the oldest snapshots get 1412")
 	maxTxnMem := fs.String("max-txn-memory", "0", "one transaction's changes and row locks; past it 1206 (0: the redo log capacity)")
+	var logBin logBinFlag
+	fs.Var(&logBin, "log-bin", "write the binary log (row-based, GTIDs) and serve replicas; --log-bin=NAME names its files NAME.000001, ... (default binlog)")
+	serverID := fs.Uint("server-id", 1, "server id of the binary log's events")
+	maxBinlog := fs.String("max-binlog-size", "1G", "a binary log file is rotated when a transaction would take it past this size (at most 1G)")
+	maxBinlogTxn := fs.String("max-binlog-cache-size", "256M", "one transaction's binary log events; past it 1197")
 	args, sysVars, err := systemVariableArgs(fs, args)
 	if err != nil {
 		return err
@@ -171,10 +177,31 @@ func run(args []string) error {
 		db.Close()
 		return err
 	}
+	var blog *binlog.Log
+	if logBin.on {
+		fileSize, err := parseSize(*maxBinlog)
+		if err != nil || fileSize < 4096 || fileSize > 1<<30 {
+			db.Close()
+			return fmt.Errorf("--max-binlog-size %q: want 4K..1G", *maxBinlog)
+		}
+		txnSize, err := parseSize(*maxBinlogTxn)
+		if err != nil || txnSize <= 0 {
+			db.Close()
+			return fmt.Errorf("--max-binlog-cache-size %q: want a positive size", *maxBinlogTxn)
+		}
+		if blog, err = binlog.Open(db, binlog.Options{Basename: logBin.name, ServerID: uint32(*serverID),
+			MaxFileSize: fileSize, MaxTxnBytes: txnSize, Version: server.DefaultVersion}); err != nil {
+			db.Close()
+			return fmt.Errorf("binary log: %w", err)
+		}
+		defer blog.Close()
+		file, pos, _ := blog.Status()
+		slog.Info("binary log on", "file", file, "position", pos, "server_id", *serverID, "server_uuid", blog.ServerUUID())
+	}
 	srvAddr := net.JoinHostPort(*bind, strconv.Itoa(*port))
 	sqlSrv, err := server.New(db, server.Config{Addr: srvAddr, TLS: tlsCfg, RequireSecureTransport: *requireTLS,
 		Auth:      auth.Config{BindAddress: *bind, RootPassword: *rootPassword, SkipGrantTables: *skipGrants, SecureFilePriv: *secureFiles},
-		Variables: sysVars})
+		Variables: sysVars, Binlog: blog})
 	if err != nil {
 		db.Close()
 		return fmt.Errorf("mysql listener %s: %w", srvAddr, err)
@@ -258,6 +285,35 @@ func systemVariableArgs(fs *flag.FlagSet, args []string) ([]string, map[string]s
 		vars[name] = value
 	}
 	return rest, vars, nil
+}
+
+// logBinFlag is --log-bin, alone (on, files named binlog.NNNNNN) or
+// --log-bin=NAME.
+type logBinFlag struct {
+	on   bool
+	name string
+}
+
+func (f *logBinFlag) IsBoolFlag() bool { return true }
+func (f *logBinFlag) String() string {
+	if f == nil || !f.on {
+		return ""
+	}
+	return f.name
+}
+func (f *logBinFlag) Set(v string) error {
+	switch strings.ToLower(v) {
+	case "true", "on", "1":
+		f.on, f.name = true, "binlog"
+	case "false", "off", "0":
+		f.on = false
+	default:
+		if strings.ContainsAny(v, "/\\") {
+			return fmt.Errorf("a base name, not a path: %q", v)
+		}
+		f.on, f.name = true, v
+	}
+	return nil
 }
 
 func isBoolFlag(f *flag.Flag) bool {

@@ -30,6 +30,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 
 	"strata/engine"
+	"strata/mysql/binlog"
 )
 
 // Backend is the go-mysql-server DatabaseProvider over one engine.
@@ -52,7 +53,13 @@ type Backend struct {
 
 	sessMu   sync.Mutex
 	sessions map[uint32]*Session // by connection id (the server's fast path)
+
+	binlog *binlog.Log // nil: the binary log is off
 }
+
+// SetBinlog turns on row capture into l for the sessions made after
+// (binlog BL-2); call before serving.
+func (b *Backend) SetBinlog(l *binlog.Log) { b.binlog = l }
 
 var _ sql.DatabaseProvider = (*Backend)(nil)
 var _ sql.MutableDatabaseProvider = (*Backend)(nil)

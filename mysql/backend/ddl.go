@@ -628,7 +628,7 @@ func (tb *Table) deleteAll(ctx *sql.Context) (int, error) {
 	}
 	for _, row := range rows {
 		if err := e.delete(ctx, tx, row); err != nil {
-			tx.RollbackTo(e.sp)
+			s.rollbackTo(tx, e.sp)
 			return 0, s.engineErr(err)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 
 	"strata/engine"
+	"strata/mysql/binlog"
 )
 
 // editor applies one statement's row changes to the session's engine
@@ -107,7 +108,7 @@ func (e *editor) StatementBegin(ctx *sql.Context) {
 
 func (e *editor) DiscardChanges(ctx *sql.Context, cause error) error {
 	if e.tx != nil && e.s.tx == e.tx {
-		e.tx.RollbackTo(e.sp)
+		e.s.rollbackTo(e.tx, e.sp)
 	}
 	return nil
 }
@@ -123,7 +124,7 @@ func (e *editor) Insert(ctx *sql.Context, row sql.Row) error {
 	}
 	sp := tx.Savepoint()
 	if err := e.insert(ctx, tx, row); err != nil {
-		tx.RollbackTo(sp) // ED-1
+		e.s.rollbackTo(tx, sp) // ED-1
 		return e.s.engineErr(err)
 	}
 	e.inserted(ctx, row)
@@ -138,7 +139,7 @@ func (e *editor) inserted(ctx *sql.Context, row sql.Row) {
 	e.s.wrote(ctx, e.t, row, true) // SES-8
 }
 
-func (e *editor) insert(ctx *sql.Context, tx *engine.Tx, row sql.Row) error {
+func (e *editor) insertRow(ctx *sql.Context, tx *engine.Tx, row sql.Row) error {
 	t := e.t
 	if t.unsigned {
 		if err := t.checkUnsigned(row); err != nil {
@@ -350,7 +351,7 @@ func (e *editor) Delete(ctx *sql.Context, row sql.Row) error {
 	}
 	sp := tx.Savepoint()
 	if err := e.delete(ctx, tx, row); err != nil {
-		tx.RollbackTo(sp) // ED-1
+		e.s.rollbackTo(tx, sp) // ED-1
 		if sql.ErrDeleteRowNotFound.Is(err) {
 			return err
 		}
@@ -361,57 +362,57 @@ func (e *editor) Delete(ctx *sql.Context, row sql.Row) error {
 	return nil
 }
 
-func (e *editor) delete(ctx *sql.Context, tx *engine.Tx, row sql.Row) error {
+func (e *editor) deleteRow(ctx *sql.Context, tx *engine.Tx, row sql.Row) (sql.Row, error) {
 	t := e.t
 	key, stored, found, err := e.locate(ctx, tx, row)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if !found {
 		if e.replace {
-			return sql.ErrDeleteRowNotFound.New()
+			return nil, sql.ErrDeleteRowNotFound.New()
 		}
-		return e.changedErr()
+		return nil, e.changedErr()
 	}
 	if e.replace {
 		// REPLACE passes the new row: delete what is stored under its key.
 		old := make(sql.Row, len(t.cols))
 		if err := decodeRow(ctx, stored, t.cols, old); err != nil {
-			return err
+			return nil, err
 		}
 		row = old
 	} else if want, err := appendRow(ctx, nil, t.cols, row); err != nil {
-		return err
+		return nil, err
 	} else if !bytes.Equal(want, stored) {
 		if !e.byKey {
-			return e.changedErr() // SES-3 safety net: the row changed after it was read
+			return nil, e.changedErr() // SES-3 safety net: the row changed after it was read
 		}
 		row = make(sql.Row, len(t.cols)) // FT-3: the stored row is the one deleted
 		if err := decodeRow(ctx, stored, t.cols, row); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if err := e.lockUniqueValues(ctx, tx, row); err != nil {
-		return err
+		return nil, err
 	}
 	if err := tx.Delete(t.primary, key); err != nil {
-		return err
+		return nil, err
 	}
 	if t.refs != nil {
 		if err := tx.Delete(t.refs, rowRef(stored, key)); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	for _, ix := range t.indexes {
 		entry, err := ix.entryKey(ctx, row, key)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if err := tx.Delete(ix.ks, entry); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return row, nil
 }
 
 // Update implements sql.RowUpdater.
@@ -434,7 +435,7 @@ func (e *editor) Update(ctx *sql.Context, old, row sql.Row) error {
 	}
 	sp := tx.Savepoint()
 	if err := e.update(ctx, tx, old, row); err != nil {
-		tx.RollbackTo(sp) // ED-1
+		e.s.rollbackTo(tx, sp) // ED-1
 		return e.s.engineErr(err)
 	}
 	e.s.rowsWritten.Add(1)
@@ -444,13 +445,13 @@ func (e *editor) Update(ctx *sql.Context, old, row sql.Row) error {
 	return nil
 }
 
-func (e *editor) update(ctx *sql.Context, tx *engine.Tx, old, row sql.Row) error {
+func (e *editor) updateRow(ctx *sql.Context, tx *engine.Tx, old, row sql.Row) error {
 	t := e.t
 	if t.keyless() && t.refs == nil {
-		if err := e.delete(ctx, tx, old); err != nil {
+		if _, err := e.deleteRow(ctx, tx, old); err != nil {
 			return err
 		}
-		return e.insert(ctx, tx, row)
+		return e.insertRow(ctx, tx, row)
 	}
 	oldKey, stored, found, err := e.locate(ctx, tx, old)
 	if err != nil {
@@ -628,3 +629,68 @@ func (a *autoSetter) AcquireAutoIncrementLock(ctx *sql.Context) (func(), error) 
 }
 
 func (a *autoSetter) Close(*sql.Context) error { return nil }
+
+// insert, delete and update make a row change and capture it for the
+// binary log (binlog BL-2: tagged with the savepoint before it, so that a
+// rollback to a savepoint drops it with the change).
+func (e *editor) insert(ctx *sql.Context, tx *engine.Tx, row sql.Row) error {
+	sp := tx.Savepoint()
+	if err := e.insertRow(ctx, tx, row); err != nil {
+		return err
+	}
+	if bt, err := e.binlogTable(); bt != nil || err != nil {
+		if err != nil {
+			return err
+		}
+		return e.s.binlog.Insert(sp, bt, row)
+	}
+	return nil
+}
+
+func (e *editor) delete(ctx *sql.Context, tx *engine.Tx, row sql.Row) error {
+	sp := tx.Savepoint()
+	deleted, err := e.deleteRow(ctx, tx, row)
+	if err != nil {
+		return err
+	}
+	if bt, err := e.binlogTable(); bt != nil || err != nil {
+		if err != nil {
+			return err
+		}
+		return e.s.binlog.Delete(sp, bt, deleted)
+	}
+	return nil
+}
+
+func (e *editor) update(ctx *sql.Context, tx *engine.Tx, old, row sql.Row) error {
+	sp := tx.Savepoint()
+	if err := e.updateRow(ctx, tx, old, row); err != nil {
+		return err
+	}
+	if bt, err := e.binlogTable(); bt != nil || err != nil {
+		if err != nil {
+			return err
+		}
+		return e.s.binlog.Update(sp, bt, old, row)
+	}
+	return nil
+}
+
+// binlogTable is the table as the binary log describes it, or nil when
+// its changes are not logged: the log is off, a temporary table, a
+// FULLTEXT pseudo-table (byKey, FT-3).
+func (e *editor) binlogTable() (*binlog.Table, error) {
+	if e.s.binlog == nil || e.byKey || e.t.temp != nil {
+		return nil, nil
+	}
+	t := e.t
+	if bt := t.binlog.Load(); bt != nil {
+		return bt, nil
+	}
+	bt, err := binlog.NewTable(uint64(t.def.ID), t.db.name, t.def.Name, t.sch)
+	if err != nil {
+		return nil, err
+	}
+	t.binlog.Store(bt)
+	return bt, nil
+}

@@ -514,7 +514,7 @@ func (ft *FastTable) write(ctx *sql.Context, fn func(e *editor, tx *engine.Tx) e
 	}
 	// The statement's changes are undone before the error is mapped (a
 	// deadlock ends the transaction there, SES-4).
-	tx.RollbackTo(e.sp)
+	s.rollbackTo(tx, e.sp)
 	var uk *sql.UniqueKeyError
 	switch {
 	case errors.Is(err, engine.ErrDeadlock) || errors.Is(err, engine.ErrLockWaitTimeout):

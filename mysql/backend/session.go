@@ -20,6 +20,7 @@ import (
 	"strata/btree"
 	"strata/engine"
 	"strata/memgov"
+	"strata/mysql/binlog"
 )
 
 // Sessions (SES-n):
@@ -88,6 +89,8 @@ type Session struct {
 
 	rowsRead    *atomic.Uint64
 	rowsWritten *atomic.Uint64
+
+	binlog *binlog.Txn // the open transaction's row changes while the binary log is on (BL-2)
 }
 
 var _ sql.TransactionSession = (*Session)(nil)
@@ -95,7 +98,11 @@ var _ sql.LifecycleAwareSession = (*Session)(nil)
 
 // NewSession wraps base for backend b.
 func (b *Backend) NewSession(base *sql.BaseSession) *Session {
-	return &Session{BaseSession: base, b: b, rowsRead: &b.rowsRead, rowsWritten: &b.rowsWritten}
+	s := &Session{BaseSession: base, b: b, rowsRead: &b.rowsRead, rowsWritten: &b.rowsWritten}
+	if b.binlog != nil {
+		s.binlog = b.binlog.NewTxn()
+	}
+	return s
 }
 
 // scannedRow is a primary-key row a locking scan returned: its value and
@@ -158,14 +165,31 @@ func (s *Session) endTx(commit bool) error {
 	tx := s.tx
 	s.tx, s.mdl, s.savepts = nil, nil, nil
 	s.snapPerStatement, s.txIsolation = false, ""
+	if s.binlog != nil {
+		defer s.binlog.Reset()
+	}
 	if tx == nil {
 		return nil
 	}
 	if commit {
-		return mapEngineErr(tx.Commit())
+		p := s.b.binlog.Prepare(tx, s.binlog) // BL-1: the events commit with the rows
+		if err := tx.Commit(); err != nil {
+			return mapEngineErr(err)
+		}
+		s.b.binlog.Committed(p)
+		return nil
 	}
 	tx.Rollback()
 	return nil
+}
+
+// rollbackTo undoes the transaction's changes after sp, in the engine and
+// in the binary log's capture (BL-2).
+func (s *Session) rollbackTo(tx *engine.Tx, sp int) {
+	tx.RollbackTo(sp)
+	if s.binlog != nil && tx == s.tx {
+		s.binlog.RollbackTo(sp)
+	}
 }
 
 // lockTableShared takes t's metadata lock for this transaction (MDL-1).
@@ -344,7 +368,7 @@ func (s *Session) RollbackToSavepoint(ctx *sql.Context, tx sql.Transaction, name
 	if i < 0 || s.tx == nil {
 		return sql.ErrSavepointDoesNotExist.New(name)
 	}
-	s.tx.RollbackTo(s.savepts[i].pos)
+	s.rollbackTo(s.tx, s.savepts[i].pos)
 	s.savepts = s.savepts[:i+1]
 	return nil
 }

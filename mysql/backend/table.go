@@ -23,6 +23,7 @@ import (
 	"strata/btree"
 	"strata/engine"
 	"strata/memgov"
+	"strata/mysql/binlog"
 )
 
 // table is the runtime form of a tableDef, shared by all sessions. DDL
@@ -43,6 +44,8 @@ type table struct {
 	pkStats keyStatsSlot // ST-2, for the primary key
 
 	unsigned bool // a DECIMAL/FLOAT/DOUBLE column is UNSIGNED (CAT-5)
+
+	binlog atomic.Pointer[binlog.Table] // its binary log description, made at its first logged change
 }
 
 // latest returns t's current runtime form (DDL swaps it), or nil if the

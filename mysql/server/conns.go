@@ -15,6 +15,7 @@ type connLimit struct {
 	net.Listener
 	active   atomic.Int64
 	refusals atomic.Int64
+	dump     bool // the binary log is on: connections read through dumpConn (SRV-REPL-1)
 }
 
 func (l *connLimit) Accept() (net.Conn, error) {
@@ -33,6 +34,9 @@ func (l *connLimit) Accept() (net.Conn, error) {
 			continue
 		}
 		l.active.Add(1)
+		if l.dump {
+			return newDumpConn(&countedConn{Conn: c, l: l}), nil
+		}
 		return &countedConn{Conn: c, l: l}, nil
 	}
 }

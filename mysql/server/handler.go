@@ -20,6 +20,7 @@ import (
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"strata/mysql/backend"
+	"strata/mysql/binlog"
 	"strata/mysql/fastpath"
 	"strata/mysql/routines"
 	"strata/mysql/rules"
@@ -34,6 +35,8 @@ type errorHandler struct {
 	fast     *fastpath.Path // nil: every statement goes to go-mysql-server
 	sessions sync.Map       // connection id -> *backend.Session, read without a lock
 	grants   *mysql_db.MySQLDb
+	binlog   *binlog.Log // nil: the binary log is off
+	ddl      sync.Map    // connection id -> the DDL text begun (SRV-REPL-4)
 }
 
 // session is c's backend session (nil before go-mysql-server made it).
@@ -79,6 +82,11 @@ func (h *errorHandler) NewConnection(c *mysql.Conn) {
 // done ends a statement in the session (SES-5) and sets the status flags
 // of the packets still to be written.
 func (h *errorHandler) done(c *mysql.Conn, err error) {
+	if h.binlog != nil {
+		if q, ok := h.ddl.LoadAndDelete(c.ConnectionID); ok && err == nil {
+			h.logStatement(c, q.(string)) // SRV-REPL-4
+		}
+	}
 	if s := h.session(c); s != nil {
 		s.UnlockWarnings() // locked by beginDiagnostics
 		s.StatementDone(err != nil)
@@ -779,6 +787,9 @@ func (h *errorHandler) begin(c *mysql.Conn, query string) string {
 		return query
 	}
 	query = clientText(s, query)
+	if h.binlog != nil && ddlLogged(query) {
+		h.ddl.Store(c.ConnectionID, query) // SRV-REPL-4
+	}
 	beginDiagnostics(s, query)
 	s.BeginInsertIDs()
 	return query
@@ -1078,6 +1089,13 @@ func (h *errorHandler) intercept(ctx context.Context, c *mysql.Conn, query strin
 		return true, h.mapError(c, err)
 	}
 	if res, ok, err := h.functionStatement(ctx, c, query); ok { // routines FN-1..FN-4
+		if err == nil {
+			h.setStatus(c)
+			err = cb(res, more)
+		}
+		return true, h.mapError(c, err)
+	}
+	if res, ok, err := h.replicationStatement(ctx, c, query); ok { // SRV-REPL-3
 		if err == nil {
 			h.setStatus(c)
 			err = cb(res, more)

@@ -57,6 +57,7 @@ import (
 	"strata/metrics"
 	"strata/mysql/auth"
 	"strata/mysql/backend"
+	"strata/mysql/binlog"
 	"strata/mysql/fastpath"
 	"strata/mysql/infoschema"
 	"strata/mysql/planner"
@@ -84,7 +85,13 @@ type Config struct {
 	// (--character-set-server=latin1, as mysqld takes them), set once the
 	// server's own defaults are in place (SRV-STARTVARS).
 	Variables map[string]string
+	// Binlog, when set, is the binary log the server writes and serves
+	// (package binlog; SRV-REPL-n).
+	Binlog *binlog.Log
 }
+
+// DefaultVersion is the server version announced to clients.
+const DefaultVersion = "8.0.33-strata"
 
 // Server is a running MySQL protocol listener over one engine.
 type Server struct {
@@ -139,7 +146,7 @@ func New(db *engine.DB, cfg Config) (*Server, error) {
 	}
 	version := cfg.Version
 	if version == "" {
-		version = "8.0.33-strata"
+		version = DefaultVersion
 	}
 	if err := serverVariables(db, ln, cfg.Auth.BindAddress, version); err != nil {
 		ln.Close()
@@ -160,7 +167,14 @@ func New(db *engine.DB, cfg Config) (*Server, error) {
 		}
 	}
 	sessions := b.SessionBuilder()
-	gcfg := gms.Config{Protocol: "tcp", Listener: &connLimit{Listener: ln}, Version: version, TLSConfig: cfg.TLS,
+	if cfg.Binlog != nil {
+		b.SetBinlog(cfg.Binlog)
+		if err := binlogVariables(cfg.Binlog); err != nil {
+			ln.Close()
+			return nil, err
+		}
+	}
+	gcfg := gms.Config{Protocol: "tcp", Listener: &connLimit{Listener: ln, dump: cfg.Binlog != nil}, Version: version, TLSConfig: cfg.TLS,
 		ProtocolListenerFactory: func(c gms.Config, lc mysql.ListenerConfig, sel gms.ServerEventListener) (gms.ProtocolListener, error) {
 			lc.AuthServer = auth.WrapAuthServer(lc.AuthServer) // AUTH-6
 			return gms.MySQLProtocolListenerFactory(c, lc, sel)
@@ -174,7 +188,7 @@ func New(db *engine.DB, cfg Config) (*Server, error) {
 			return s, err
 		}, nil,
 		func(h mysql.Handler) (mysql.Handler, error) {
-			eh := &errorHandler{Handler: h, b: b, grants: e.Analyzer.Catalog.MySQLDb}
+			eh := &errorHandler{Handler: h, b: b, grants: e.Analyzer.Catalog.MySQLDb, binlog: cfg.Binlog}
 			if !cfg.NoFastPath {
 				eh.fast = fastpath.New(b, e.Analyzer.Catalog.MySQLDb)
 			}

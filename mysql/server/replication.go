@@ -1,0 +1,369 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"net"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
+	"github.com/sirupsen/logrus"
+	"github.com/dolthub/vitess/go/sqltypes"
+	querypb "github.com/dolthub/vitess/go/vt/proto/query"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+
+	"strata/mysql/binlog"
+)
+
+// The primary side of replication (package binlog serves the events):
+//
+// SRV-REPL-1 COM_BINLOG_DUMP (by file and position: MariaDB replicas,
+// mariadb-binlog, Maxwell) is not handled by the wire library; while the
+// binary log is on, each connection's reader (dumpConn) rewrites that
+// command into a COM_BINLOG_DUMP_GTID without a GTID set, which the wire
+// library hands to ComBinlogDumpGTID. Up to a TLS request the reader sees
+// the packets; after one it passes bytes through (a dump over TLS gets
+// 1047, as before).
+// SRV-REPL-2 A dump needs REPLICATION SLAVE (binlog BL-5), answered with
+// 1227 otherwise; the replica's @master_binlog_checksum and
+// @master_heartbeat_period (nanoseconds) are read from its session.
+// SRV-REPL-3 SHOW MASTER STATUS / SHOW BINARY LOG STATUS and SHOW BINARY
+// LOGS / SHOW MASTER LOGS need REPLICATION CLIENT or SUPER; PURGE
+// BINARY|MASTER LOGS TO 'file' | BEFORE 'datetime' needs SUPER (MySQL's
+// BINLOG_ADMIN). Without the log, they answer as MySQL without --log-bin:
+// 1381 "You are not using binary logging".
+// SRV-REPL-4 DDL (CREATE, ALTER, DROP, RENAME, TRUNCATE of schema
+// objects; not TEMPORARY tables, not accounts: a password must not reach
+// the log) is logged as its text after it succeeded (binlog BL-6).
+
+var replStatementRE = regexp.MustCompile(`(?is)^\s*(?:SHOW\s+(MASTER\s+STATUS|BINARY\s+LOG\s+STATUS|BINARY\s+LOGS|MASTER\s+LOGS)|PURGE\s+(?:BINARY|MASTER)\s+LOGS\s+(TO|BEFORE)\s+(.+?))\s*;?\s*$`)
+
+func (h *errorHandler) hasPrivilege(ctx *sql.Context, privs ...sql.PrivilegeType) bool {
+	if h.grants == nil || !h.grants.Enabled() {
+		return true
+	}
+	ps := h.grants.UserActivePrivilegeSet(ctx)
+	for _, p := range privs {
+		if ps.Has(p) {
+			return true
+		}
+	}
+	return false
+}
+
+func needPrivileges(names string) error {
+	return mysql.NewSQLError(mysql.ERSpecifiedAccessDenied, "42000",
+		"Access denied; you need (at least one of) the %s privilege(s) for this operation", names)
+}
+
+// replicationStatement answers SRV-REPL-3's statements (ok).
+func (h *errorHandler) replicationStatement(goctx context.Context, c *mysql.Conn, query string) (*sqltypes.Result, bool, error) {
+	if !startsWithWord(query, "show") && !startsWithWord(query, "purge") {
+		return nil, false, nil
+	}
+	m := replStatementRE.FindStringSubmatch(query)
+	if m == nil {
+		return nil, false, nil
+	}
+	s := h.session(c)
+	if s == nil {
+		return nil, false, nil
+	}
+	ctx := sql.NewContext(goctx, sql.WithSession(s))
+	show := strings.ToUpper(strings.Join(strings.Fields(m[1]), " "))
+	if show != "" {
+		if !h.hasPrivilege(ctx, sql.PrivilegeType_ReplicationClient, sql.PrivilegeType_Super) {
+			return nil, true, needPrivileges("SUPER, REPLICATION CLIENT")
+		}
+	} else if !h.hasPrivilege(ctx, sql.PrivilegeType_Super) {
+		return nil, true, needPrivileges("SUPER, BINLOG_ADMIN")
+	}
+	l := h.binlog
+	switch show {
+	case "MASTER STATUS", "BINARY LOG STATUS":
+		res := &sqltypes.Result{Fields: []*querypb.Field{textField("File"), {Name: "Position", Type: sqltypes.Uint64, Charset: 63, ColumnLength: 20},
+			textField("Binlog_Do_DB"), textField("Binlog_Ignore_DB"), textField("Executed_Gtid_Set")}}
+		if l != nil {
+			file, pos, gtids := l.Status()
+			res.Rows = [][]sqltypes.Value{{sqltypes.NewVarChar(file), sqltypes.NewUint64(pos),
+				sqltypes.NewVarChar(""), sqltypes.NewVarChar(""), sqltypes.NewVarChar(gtids)}}
+		}
+		return res, true, nil
+	case "BINARY LOGS", "MASTER LOGS":
+		if l == nil {
+			return nil, true, errNoBinlog
+		}
+		files, err := l.Files()
+		if err != nil {
+			return nil, true, err
+		}
+		res := &sqltypes.Result{Fields: []*querypb.Field{textField("Log_name"), {Name: "File_size", Type: sqltypes.Uint64, Charset: 63, ColumnLength: 20}}}
+		for _, f := range files {
+			res.Rows = append(res.Rows, []sqltypes.Value{sqltypes.NewVarChar(f.Name), sqltypes.NewUint64(f.Size)})
+		}
+		return res, true, nil
+	}
+	if l == nil {
+		return nil, true, errNoBinlog
+	}
+	arg := strings.TrimSpace(m[3])
+	if len(arg) < 2 || arg[0] != '\'' && arg[0] != '"' || arg[len(arg)-1] != arg[0] {
+		return nil, true, mysql.NewSQLError(mysql.ERParseError, "42000", "You have an error in your SQL syntax near '%s'", arg)
+	}
+	arg = arg[1 : len(arg)-1]
+	var err error
+	if strings.EqualFold(m[2], "to") {
+		err = l.PurgeTo(arg)
+	} else {
+		var t time.Time
+		if t, err = time.ParseInLocation("2006-01-02 15:04:05", arg, time.Local); err != nil {
+			if t, err = time.ParseInLocation("2006-01-02", arg, time.Local); err != nil {
+				return nil, true, mysql.NewSQLError(1210, "HY000", "Incorrect arguments to PURGE LOGS BEFORE")
+			}
+		}
+		err = l.PurgeBefore(t)
+	}
+	if err != nil {
+		return nil, true, err
+	}
+	return &sqltypes.Result{}, true, nil
+}
+
+var errNoBinlog = mysql.NewSQLError(1381, "HY000", "You are not using binary logging")
+
+// ComRegisterReplica accepts a replica's registration (SRV-REPL-2).
+func (h *errorHandler) ComRegisterReplica(c *mysql.Conn, host string, port uint16, user, password string) error {
+	if h.binlog == nil {
+		return errNoBinlog
+	}
+	return h.replicationAllowed(c)
+}
+
+func (h *errorHandler) replicationAllowed(c *mysql.Conn) error {
+	s := h.session(c)
+	if s == nil {
+		return nil // no statement ran: go-mysql-server made no session, grants as for the handshake
+	}
+	if !h.hasPrivilege(sql.NewContext(context.Background(), sql.WithSession(s)), sql.PrivilegeType_ReplicationSlave) {
+		return needPrivileges("REPLICATION SLAVE")
+	}
+	return nil
+}
+
+// ComBinlogDumpGTID streams the binary log (SRV-REPL-1, -2); a nil set is
+// a dump by file and position.
+func (h *errorHandler) ComBinlogDumpGTID(c *mysql.Conn, logFile string, logPos uint64, gtidSet mysql.GTIDSet) error {
+	if h.binlog == nil {
+		return errNoBinlog
+	}
+	if err := h.replicationAllowed(c); err != nil {
+		return err
+	}
+	o := binlog.DumpOptions{}
+	if s := h.session(c); s != nil {
+		ctx := sql.NewContext(context.Background(), sql.WithSession(s))
+		if _, v, err := s.GetUserVariable(ctx, "master_binlog_checksum"); err == nil && v != nil {
+			o.Checksums = true
+			o.RotateCRC = strings.EqualFold(fmt.Sprint(v), "CRC32")
+		}
+		if _, v, err := s.GetUserVariable(ctx, "master_heartbeat_period"); err == nil && v != nil {
+			if ns, err := strconv.ParseFloat(fmt.Sprint(v), 64); err == nil && ns > 0 {
+				o.Heartbeat = time.Duration(ns)
+			}
+		}
+	}
+	if d, ok := c.Conn.(*dumpConn); ok && gtidSet == nil {
+		o.NonBlock = d.nonBlock
+	}
+	n, err := h.binlog.DumpGTID(c, logFile, logPos, gtidSet, o)
+	if err == nil && o.NonBlock {
+		// The end of the log: an EOF packet after the n events, written
+		// past the wire library (which has no writer for it).
+		if err = c.FlushBuffer(); err == nil {
+			_, err = c.Conn.Write([]byte{5, 0, 0, byte(n + 1), 0xfe, 0, 0, 0, 0})
+		}
+	}
+	return err
+}
+
+// ddlLogged reports whether a statement is logged as its text
+// (SRV-REPL-4).
+func ddlLogged(query string) bool {
+	q := strings.TrimLeft(query, " \t\r\n")
+	word := func(w string) bool { return startsWithWord(q, w) }
+	if !(word("create") || word("alter") || word("drop") || word("rename") || word("truncate")) {
+		return false
+	}
+	fields := strings.Fields(strings.ToLower(q))
+	if len(fields) < 2 {
+		return false
+	}
+	switch fields[1] {
+	case "temporary", "user", "role":
+		return false
+	case "or": // CREATE OR REPLACE ...
+		return true
+	case "definer": // CREATE DEFINER=... (a view, trigger, procedure)
+		return true
+	}
+	return true
+}
+
+// logStatement writes a DDL statement that succeeded to the binary log
+// (SRV-REPL-4, binlog BL-6).
+func (h *errorHandler) logStatement(c *mysql.Conn, query string) {
+	first, _, err := sqlparser.SplitStatement(query)
+	if err != nil || strings.TrimSpace(first) == "" {
+		first = query
+	}
+	db := ""
+	if s := h.session(c); s != nil {
+		db = s.GetCurrentDatabase()
+	}
+	if err := h.binlog.Statement(db, strings.TrimSpace(first)); err != nil {
+		// The statement is done and acknowledged; its event is lost (BL-6).
+		logrus.Errorf("strata: connection %d: binary log: statement not logged: %v", c.ConnectionID, err)
+	}
+}
+
+// dumpConn is SRV-REPL-1's reader.
+type dumpConn struct {
+	net.Conn
+	r       *bufio.Reader
+	out     []byte // a header or a whole rewritten packet, not yet read
+	payload int    // bytes of the current packet still to pass through
+	raw     bool   // after a TLS request: bytes pass unread
+	// nonBlock: the last COM_BINLOG_DUMP asked to stop at the end of the
+	// log (the rewritten command cannot say it: the wire library refuses
+	// the flag).
+	nonBlock bool
+}
+
+func newDumpConn(c net.Conn) *dumpConn { return &dumpConn{Conn: c, r: bufio.NewReaderSize(c, 4096)} }
+
+func (d *dumpConn) Read(p []byte) (int, error) {
+	if len(d.out) > 0 {
+		n := copy(p, d.out)
+		d.out = d.out[n:]
+		return n, nil
+	}
+	if d.raw {
+		if d.r.Buffered() > 0 {
+			return d.r.Read(p)
+		}
+		return d.Conn.Read(p)
+	}
+	if d.payload > 0 {
+		if len(p) > d.payload {
+			p = p[:d.payload]
+		}
+		n, err := d.r.Read(p)
+		d.payload -= n
+		return n, err
+	}
+	var hdr [4]byte
+	if _, err := io.ReadFull(d.r, hdr[:]); err != nil {
+		return 0, err
+	}
+	size := int(hdr[0]) | int(hdr[1])<<8 | int(hdr[2])<<16
+	seq := hdr[3]
+	switch {
+	case seq == 0 && size > 0 && size < 4096:
+		pkt := make([]byte, 4+size)
+		copy(pkt, hdr[:])
+		if _, err := io.ReadFull(d.r, pkt[4:]); err != nil {
+			return 0, err
+		}
+		if pkt[4] == mysql.ComBinlogDump {
+			d.nonBlock = len(pkt) >= 11 && binary.LittleEndian.Uint16(pkt[9:])&mysql.BinlogDumpNonBlock != 0
+			pkt = rewriteDump(pkt[4:])
+		}
+		d.out = pkt
+	case seq == 1 && size == 32:
+		// A TLS request (CLIENT_SSL in its capabilities) or a short
+		// handshake response: look at the flags.
+		pkt := make([]byte, 4+size)
+		copy(pkt, hdr[:])
+		if _, err := io.ReadFull(d.r, pkt[4:]); err != nil {
+			return 0, err
+		}
+		if binary.LittleEndian.Uint32(pkt[4:])&mysql.CapabilityClientSSL != 0 {
+			d.raw = true
+		}
+		d.out = pkt
+	default:
+		d.out = append([]byte(nil), hdr[:]...)
+		d.payload = size
+	}
+	n := copy(p, d.out)
+	d.out = d.out[n:]
+	return n, nil
+}
+
+// rewriteDump turns a COM_BINLOG_DUMP payload (position 4, flags 2,
+// server id 4, file name) into a COM_BINLOG_DUMP_GTID packet (flags 2,
+// server id 4, name length 4, name, position 8, no GTID set).
+func rewriteDump(p []byte) []byte {
+	if len(p) < 11 {
+		return append([]byte{byte(len(p)), byte(len(p) >> 8), byte(len(p) >> 16), 0}, p...)
+	}
+	pos := binary.LittleEndian.Uint32(p[1:])
+	flags := binary.LittleEndian.Uint16(p[5:]) &^ (mysql.BinlogThroughGTID | mysql.BinlogDumpNonBlock) // non-block: dumpConn.nonBlock
+	server := binary.LittleEndian.Uint32(p[7:])
+	name := p[11:]
+	out := []byte{mysql.ComBinlogDumpGTID}
+	out = binary.LittleEndian.AppendUint16(out, flags)
+	out = binary.LittleEndian.AppendUint32(out, server)
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(name)))
+	out = append(out, name...)
+	out = binary.LittleEndian.AppendUint64(out, uint64(pos))
+	n := len(out)
+	return append([]byte{byte(n), byte(n >> 8), byte(n >> 16), 0}, out...)
+}
+
+// binlogVariables makes the variables describing the binary log say it is
+// on, with its server id, uuid and formats.
+func binlogVariables(l *binlog.Log) error {
+	file, _, _ := l.Status()
+	base := strings.TrimSuffix(file, file[strings.LastIndexByte(file, '.'):])
+	if err := sql.SystemVariables.AssignValues(map[string]any{
+		"log_bin": int8(1), "server_uuid": l.ServerUUID(), "server_id": l.ServerID(),
+		"binlog_format": "ROW", "binlog_checksum": "CRC32", "binlog_row_image": "FULL",
+		"gtid_mode": "ON", "enforce_gtid_consistency": "ON",
+	}); err != nil {
+		return err
+	}
+	sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{
+		&sql.MysqlSystemVariable{Name: "log_bin_basename", Scope: sql.GetMysqlScope(sql.SystemVariableScope_Global),
+			Type: types.NewSystemStringType("log_bin_basename"), Default: base},
+	})
+	go expireLoop(l)
+	return nil
+}
+
+// expireLoop purges the files older than binlog_expire_logs_seconds, at
+// start and every minute (0: never).
+func expireLoop(l *binlog.Log) {
+	for {
+		if _, v, ok := sql.SystemVariables.GetGlobal("binlog_expire_logs_seconds"); ok {
+			if secs, ok := v.(int64); ok && secs > 0 {
+				if err := l.PurgeBefore(time.Now().Add(-time.Duration(secs) * time.Second)); err != nil {
+					logrus.Errorf("strata: binary log expiry: %v", err)
+				}
+			}
+		}
+		select {
+		case <-l.Closed():
+			return
+		case <-time.After(time.Minute):
+		}
+	}
+}
