@@ -242,7 +242,7 @@ func (l *Log) sendRange(c *sender, file uint32, pos uint64, wf uint32, wp uint64
 				if at != pos {
 					return sent, file, pos, fatal("Client requested master to start replication from impossible position")
 				}
-				if err := c.send(entry[off:off+size]); err != nil {
+				if err := c.send(entry[off : off+size]); err != nil {
 					return sent, file, pos, err
 				}
 				sent = true
