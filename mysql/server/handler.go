@@ -1095,6 +1095,10 @@ func (h *errorHandler) intercept(ctx context.Context, c *mysql.Conn, query strin
 		}
 		return true, h.mapError(c, err)
 	}
+	if res, ok := h.binlogReaderVersion(c, query); ok { // SRV-REPL-5
+		h.setStatus(c)
+		return true, cb(res, more)
+	}
 	if res, ok, err := h.replicationStatement(ctx, c, query); ok { // SRV-REPL-3
 		if err == nil {
 			h.setStatus(c)

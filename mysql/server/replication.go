@@ -40,6 +40,9 @@ import (
 // BINARY|MASTER LOGS TO 'file' | BEFORE 'datetime' needs SUPER (MySQL's
 // BINLOG_ADMIN). Without the log, they answer as MySQL without --log-bin:
 // 1381 "You are not using binary logging".
+// SRV-REPL-5 mariadb-binlog --read-from-remote-server (its handshake's
+// program_name) is answered SELECT VERSION() with 5.7.99-<version>: the
+// tool refuses a server whose version begins with 8.
 // SRV-REPL-4 DDL (CREATE, ALTER, DROP, RENAME, TRUNCATE of schema
 // objects; not TEMPORARY tables, not accounts: a password must not reach
 // the log) is logged as its text after it succeeded (binlog BL-6).
@@ -194,6 +197,24 @@ func (h *errorHandler) ComBinlogDumpGTID(c *mysql.Conn, logFile string, logPos u
 	return err
 }
 
+// binlogReaderVersion answers SELECT VERSION() for mariadb-binlog
+// (SRV-REPL-5): it reads from a server only if the version begins with 5
+// or 1 (MariaDB's own tool takes MySQL 8's logs from files only); the
+// events it reads are the same whatever the answer.
+func (h *errorHandler) binlogReaderVersion(c *mysql.Conn, query string) (*sqltypes.Result, bool) {
+	d, ok := c.Conn.(*dumpConn)
+	if !ok || d.program != "mysqlbinlog" && d.program != "mariadb-binlog" ||
+		!strings.EqualFold(strings.Join(strings.Fields(query), " "), "SELECT VERSION()") {
+		return nil, false
+	}
+	v := "5.7.99-" + DefaultVersion
+	if _, val, ok := sql.SystemVariables.GetGlobal("version"); ok {
+		v = "5.7.99-" + fmt.Sprint(val)
+	}
+	return &sqltypes.Result{Fields: []*querypb.Field{textField("VERSION()")},
+		Rows: [][]sqltypes.Value{{sqltypes.NewVarChar(v)}}}, true
+}
+
 // ddlLogged reports whether a statement is logged as its text
 // (SRV-REPL-4).
 func ddlLogged(query string) bool {
@@ -245,6 +266,7 @@ type dumpConn struct {
 	// log (the rewritten command cannot say it: the wire library refuses
 	// the flag).
 	nonBlock bool
+	program  string // the handshake's program_name attribute
 }
 
 func newDumpConn(c net.Conn) *dumpConn { return &dumpConn{Conn: c, r: bufio.NewReaderSize(c, 4096)} }
@@ -287,16 +309,20 @@ func (d *dumpConn) Read(p []byte) (int, error) {
 			pkt = rewriteDump(pkt[4:])
 		}
 		d.out = pkt
-	case seq == 1 && size == 32:
-		// A TLS request (CLIENT_SSL in its capabilities) or a short
-		// handshake response: look at the flags.
+	case seq == 1 && size < 4096:
+		// A TLS request (CLIENT_SSL in its capabilities, 32 bytes) or the
+		// handshake response, whose attributes name the client program.
 		pkt := make([]byte, 4+size)
 		copy(pkt, hdr[:])
 		if _, err := io.ReadFull(d.r, pkt[4:]); err != nil {
 			return 0, err
 		}
-		if binary.LittleEndian.Uint32(pkt[4:])&mysql.CapabilityClientSSL != 0 {
+		if size == 32 && binary.LittleEndian.Uint32(pkt[4:])&mysql.CapabilityClientSSL != 0 {
 			d.raw = true
+		} else if i := strings.Index(string(pkt), "\x0cprogram_name"); i >= 0 && i+14 < len(pkt) {
+			if n := int(pkt[i+13]); n < 0xfb && i+14+n <= len(pkt) {
+				d.program = string(pkt[i+14 : i+14+n])
+			}
 		}
 		d.out = pkt
 	default:
