@@ -243,10 +243,15 @@ func seal(ev []byte) {
 
 // header is the first entry of file n: the magic, Format_description,
 // Previous_gtids (BL-3).
-func (l *Log) header(nextGNO int64, now time.Time) []byte {
+func (l *Log) header(nextGNO int64, now time.Time, atStartup bool) []byte {
 	b := []byte{0xfe, 'b', 'i', 'n'}
 	m := mysql.BinlogEventMetadata{ServerID: l.opts.ServerID, Timestamp: uint32(now.Unix())}
 	b = l.appendEvent(b, mysql.NewFormatDescriptionEvent(l.format, m))
+	if !atStartup {
+		// "created" is set only in the first file after a start (a
+		// replica then drops the temporary tables of the old server).
+		binary.LittleEndian.PutUint32(b[4+headerLen+52:], 0)
+	}
 	var set mysql.Mysql56GTIDSet
 	if nextGNO > 1 {
 		s, err := mysql.ParseMysql56GTIDSet(fmt.Sprintf("%s:1-%d", l.uuid, nextGNO-1))
@@ -286,11 +291,14 @@ func (s *sequencer) Entries() ([]engine.Entry, error) {
 			m := mysql.BinlogEventMetadata{ServerID: l.opts.ServerID}
 			rot := mysql.NewRotateEvent(l.format, m, 4, l.FileName(file+1)).Bytes()
 			rot = append([]byte(nil), rot...)
+			// A Rotate written in the file has its time (a fake one, sent
+			// at a dump's start, has 0: readers tell them apart so).
+			binary.LittleEndian.PutUint32(rot, uint32(now.Unix()))
 			place(rot, pos, 0)
 			out = append(out, engine.Entry{Keyspace: l.ks, Key: key(file, pos), Value: rot})
 		}
 		file++
-		h := l.header(gno, now)
+		h := l.header(gno, now, file == 0 || s.rotate)
 		out = append(out, engine.Entry{Keyspace: l.ks, Key: key(file, 0), Value: h})
 		pos = uint64(len(h))
 	}

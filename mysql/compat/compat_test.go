@@ -26,6 +26,8 @@ package compat
 //	                  checked for them)
 
 import (
+	"strata/internal/mariadbtest"
+
 	"database/sql"
 	"fmt"
 	"os"
@@ -64,11 +66,11 @@ func TestCompat(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer os.RemoveAll(work)
-	md, err := startMariaDB(filepath.Join(work, "mariadb"))
+	md, err := mariadbtest.Start(filepath.Join(work, "mariadb"))
 	if err != nil {
 		t.Fatalf("MariaDB reference server: %v", err)
 	}
-	defer md.stop()
+	defer md.Stop()
 	if err := os.MkdirAll(filepath.Join(work, "strata"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -87,14 +89,14 @@ func TestCompat(t *testing.T) {
 			t.Errorf("strata recovered %d panic(s) while running the corpus (see the log)", n)
 		}
 	}()
-	t.Logf("servers up in %v (mariadb %s, strata %s)", time.Since(start).Round(time.Millisecond), md.addr, ss.addr)
+	t.Logf("servers up in %v (mariadb %s, strata %s)", time.Since(start).Round(time.Millisecond), md.Addr, ss.addr)
 
 	strataDB, err := sql.Open("mysql", "root@tcp("+ss.addr+")/")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer strataDB.Close()
-	mariaDB, err := sql.Open("mysql", "root@tcp("+md.addr+")/")
+	mariaDB, err := sql.Open("mysql", "root@tcp("+md.Addr+")/")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,8 @@
 package compat
 
 import (
+	"strata/internal/mariadbtest"
+
 	"bytes"
 	"crypto/sha256"
 	"database/sql"
@@ -30,11 +32,11 @@ func TestDumpRoundTrip(t *testing.T) {
 		}
 	}
 	work := t.TempDir()
-	md, err := startMariaDB(filepath.Join(work, "mariadb"))
+	md, err := mariadbtest.Start(filepath.Join(work, "mariadb"))
 	if err != nil {
 		t.Fatalf("MariaDB reference server: %v", err)
 	}
-	defer md.stop()
+	defer md.Stop()
 	os.MkdirAll(filepath.Join(work, "strata"), 0o755)
 	ss, err := startStrata(filepath.Join(work, "strata"))
 	if err != nil {
@@ -63,13 +65,13 @@ func TestDumpRoundTrip(t *testing.T) {
 	for i, mode := range [][]string{nil, {"--single-transaction"}} {
 		name := fmt.Sprintf("rt%d", i+1)
 		dump1 := dump(t, ss.addr, "rt0", mode)
-		client(t, md.addr, "", "CREATE DATABASE "+name)
-		clientInput(t, md.addr, name, dump1)
-		if got := checksums(t, md.addr, name); !equalSums(got, want) {
+		client(t, md.Addr, "", "CREATE DATABASE "+name)
+		clientInput(t, md.Addr, name, dump1)
+		if got := checksums(t, md.Addr, name); !equalSums(got, want) {
 			t.Fatalf("%v: strata -> MariaDB changed rows:\n got %v\nwant %v", mode, got, want)
 		}
-		dump2 := dump(t, md.addr, name, mode)
-		checkObjects(t, md.addr, name) // changes rows: after the dump
+		dump2 := dump(t, md.Addr, name, mode)
+		checkObjects(t, md.Addr, name) // changes rows: after the dump
 		client(t, ss.addr, "", "CREATE DATABASE "+name)
 		clientInput(t, ss.addr, name, dump2)
 		if got := checksums(t, ss.addr, name); !equalSums(got, want) {

@@ -1,0 +1,201 @@
+package main
+
+import (
+	"database/sql"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"strata/internal/mariadbtest"
+)
+
+// TestMariaDBReplicaFollows: a MariaDB 10.11 replica (Debian's
+// mariadbd, started here) follows strata's binary log by file and
+// position through sysbench oltp_read_write (prepared statements and
+// text), DDL, rollbacks and savepoints, a kill -9 of strata in the middle
+// of a run and a rotation past --max-binlog-size; it ends with the same
+// per-table checksums as strata, and mariadb-binlog --read-from-remote-server
+// decodes every event of every file.
+func TestMariaDBReplicaFollows(t *testing.T) {
+	for _, tool := range []string{"mariadb-binlog", "sysbench"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s is required (.ci/run installs mariadb-client and sysbench)", tool)
+		}
+	}
+	work := t.TempDir()
+	dir := filepath.Join(work, "strata")
+	port := freePort(t)
+	args := []string{"--log-bin", "--server-id", "7", "--max-binlog-size", "256K"}
+	p := startProc(t, dir, port, args...)
+	replica, err := mariadbtest.Start(filepath.Join(work, "replica"), "--server-id=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer replica.Stop()
+	rdb, err := sql.Open("mysql", "root@tcp("+replica.Addr+")/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rdb.Close()
+	rdb.SetMaxOpenConns(1)
+	mustExec(t, rdb, fmt.Sprintf("CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=%d, MASTER_USER='root', MASTER_PASSWORD='', "+
+		"MASTER_LOG_FILE='binlog.000001', MASTER_LOG_POS=4, MASTER_USE_GTID=no, MASTER_CONNECT_RETRY=1", port))
+	mustExec(t, rdb, "START SLAVE")
+
+	src := p.db("")
+	mustExec(t, src, "CREATE DATABASE sbtest")
+	sysbench(t, port, "sbtest", "oltp_read_write", "prepare")
+	sysbench(t, port, "sbtest", "oltp_read_write", "run")
+	sysbench(t, port, "sbtest", "oltp_read_write", "run", "--db-ps-mode=disable")
+	// DDL, a rolled-back transaction, a savepoint and a failed statement
+	// in the middle of the log.
+	c := p.db("sbtest")
+	for _, q := range []string{
+		"CREATE TABLE extra (id INT PRIMARY KEY, v VARCHAR(20), d DECIMAL(8,3), at DATETIME(6))",
+		"ALTER TABLE extra ADD COLUMN n INT NULL",
+		"INSERT INTO extra VALUES (1, 'one', 1.5, '2024-01-02 03:04:05.678901', NULL), (2, NULL, -2.25, NULL, 7)",
+	} {
+		mustExec(t, c, q)
+	}
+	tx, err := c.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"INSERT INTO extra (id) VALUES (3)", "SAVEPOINT s", "INSERT INTO extra (id) VALUES (4)",
+		"ROLLBACK TO SAVEPOINT s", "UPDATE extra SET v = 'uno' WHERE id = 1"} {
+		if _, err := tx.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	tx, _ = c.Begin()
+	tx.Exec("DELETE FROM extra")
+	tx.Rollback()
+	if _, err := c.Exec("INSERT INTO extra (id) VALUES (1)"); err == nil {
+		t.Fatal("duplicate key accepted")
+	}
+	// kill -9 in the middle of a run; the replica reconnects to the new
+	// server and its new file.
+	bench := exec.Command("sysbench", "oltp_read_write", "--mysql-host=127.0.0.1", fmt.Sprintf("--mysql-port=%d", port),
+		"--mysql-user=root", "--mysql-db=sbtest", "--tables=2", "--table-size=5000", "--threads=8",
+		"--rand-type=special", "--rand-spec-pct=15", "--time=20", "run")
+	if err := bench.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(3 * time.Second)
+	p.kill()
+	bench.Wait()
+	p = startProc(t, dir, port, args...)
+	sysbench(t, port, "sbtest", "oltp_read_write", "run")
+	c = p.db("sbtest")
+	mustExec(t, c, "DROP TABLE extra")
+	mustExec(t, c, "CREATE TABLE after_kill (id INT PRIMARY KEY)")
+	mustExec(t, c, "INSERT INTO after_kill VALUES (1), (2)")
+
+	var file string
+	var pos uint64
+	var a, b, gtids string
+	if err := c.QueryRow("SHOW MASTER STATUS").Scan(&file, &pos, &a, &b, &gtids); err != nil {
+		t.Fatal(err)
+	}
+	waitReplica(t, rdb, file, pos)
+	want := tableSums(t, c, []string{"sbtest1", "sbtest2"})
+	rdb.Exec("USE sbtest")
+	got := tableSums(t, rdb, []string{"sbtest1", "sbtest2"})
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("replica differs:\n got %v\nwant %v", got, want)
+	}
+	var n int
+	if err := rdb.QueryRow("SELECT COUNT(*) FROM after_kill").Scan(&n); err != nil || n != 2 {
+		t.Fatalf("after_kill on the replica: %d rows, %v", n, err)
+	}
+	if err := rdb.QueryRow("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'sbtest' AND table_name = 'extra'").Scan(&n); err != nil || n != 0 {
+		t.Fatalf("DROP TABLE extra not replicated: %d, %v", n, err)
+	}
+	t.Logf("replica at %s:%d, tables %v, GTIDs %s", file, pos, want, gtids)
+
+	// Every file decodes, rotations included, to the current position.
+	rows, err := c.Query("SHOW BINARY LOGS")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for rows.Next() {
+		var name string
+		var size uint64
+		if err := rows.Scan(&name, &size); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, name)
+	}
+	rows.Close()
+	if len(files) < 3 {
+		t.Fatalf("files %v: want a rotation past --max-binlog-size and one at the restart", files)
+	}
+	out, err := exec.Command("mariadb-binlog", "--skip-ssl", "--read-from-remote-server", "--to-last-log",
+		"-h127.0.0.1", "-P"+strconv.Itoa(port), "-uroot", "-v", files[0]).CombinedOutput()
+	if err != nil || strings.Contains(string(out), "ERROR") {
+		t.Fatalf("mariadb-binlog: %v\n%s", err, tail(out))
+	}
+	last := ""
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(line, "# at ") {
+			last = line
+		}
+	}
+	if !strings.Contains(string(out), "### UPDATE `sbtest`.`sbtest1`") || !strings.Contains(string(out), "CREATE TABLE after_kill") {
+		t.Fatalf("mariadb-binlog output lacks the row events or the DDL:\n%s", tail(out))
+	}
+	t.Logf("mariadb-binlog: %d bytes of output, last event %s", len(out), last)
+	p.stop()
+}
+
+// waitReplica waits until the replica has executed up to file:pos, and
+// fails on a replication error.
+func waitReplica(t *testing.T, rdb *sql.DB, file string, pos uint64) {
+	t.Helper()
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		st := replicaStatus(t, rdb)
+		if st["Last_SQL_Errno"] != "0" || st["Last_IO_Errno"] != "0" && st["Slave_IO_Running"] != "Connecting" {
+			t.Fatalf("replica error: SQL %s %s; IO %s %s", st["Last_SQL_Errno"], st["Last_SQL_Error"], st["Last_IO_Errno"], st["Last_IO_Error"])
+		}
+		if st["Relay_Master_Log_File"] == file && st["Exec_Master_Log_Pos"] == strconv.FormatUint(pos, 10) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("replica did not reach %s:%d: %v", file, pos, st)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+func replicaStatus(t *testing.T, rdb *sql.DB) map[string]string {
+	rows, err := rdb.Query("SHOW SLAVE STATUS")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	vals := make([]sql.NullString, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	st := map[string]string{}
+	if rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range cols {
+			st[c] = vals[i].String
+		}
+	}
+	return st
+}
