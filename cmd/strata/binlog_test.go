@@ -199,3 +199,58 @@ func replicaStatus(t *testing.T, rdb *sql.DB) map[string]string {
 	}
 	return st
 }
+
+// TestBinlogPrivileges (binlog BL-5, server SRV-REPL-2/3): without
+// REPLICATION CLIENT a user gets 1227 for SHOW MASTER STATUS and SHOW
+// BINARY LOGS, without SUPER for PURGE, and without REPLICATION SLAVE its
+// dump is refused (mariadb-binlog fails), while a user granted them reads
+// the log; with the log off the statements answer as MySQL does.
+func TestBinlogPrivileges(t *testing.T) {
+	dir := t.TempDir()
+	port := freePort(t)
+	p := startProc(t, dir, port, "--log-bin")
+	root := p.db("")
+	mustExec(t, root, "CREATE DATABASE app", "CREATE TABLE app.t (id INT PRIMARY KEY)", "INSERT INTO app.t VALUES (1)",
+		"CREATE USER plain@'%' IDENTIFIED BY 'pw'", "GRANT SELECT, INSERT ON app.* TO plain@'%'",
+		"CREATE USER repl@'%' IDENTIFIED BY 'pw'", "GRANT REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO repl@'%'")
+	plain := userDB(t, p, "plain", "pw", "app", false)
+	for _, q := range []string{"SHOW MASTER STATUS", "SHOW BINARY LOG STATUS", "SHOW BINARY LOGS", "PURGE BINARY LOGS TO 'binlog.000001'"} {
+		_, err := plain.Exec(q)
+		wantCode(t, "plain: "+q, err, 1227)
+	}
+	binlogAs := func(user string) ([]byte, error) {
+		return exec.Command("mariadb-binlog", "--skip-ssl", "--read-from-remote-server", "-h127.0.0.1",
+			"-P"+strconv.Itoa(port), "-u"+user, "-ppw", "-v", "binlog.000001").CombinedOutput()
+	}
+	if out, err := binlogAs("plain"); err == nil || !strings.Contains(string(out), "REPLICATION SLAVE") {
+		t.Fatalf("plain read the log: %v\n%s", err, tail(out))
+	}
+	repl := userDB(t, p, "repl", "pw", "", false)
+	var file, a, b, g string
+	var pos uint64
+	if err := repl.QueryRow("SHOW MASTER STATUS").Scan(&file, &pos, &a, &b, &g); err != nil || file != "binlog.000001" || pos < 100 {
+		t.Fatalf("repl: SHOW MASTER STATUS %s %d: %v", file, pos, err)
+	}
+	_, err := repl.Exec("PURGE BINARY LOGS TO 'binlog.000001'")
+	wantCode(t, "repl: PURGE", err, 1227)
+	out, err := binlogAs("repl")
+	if err != nil || !strings.Contains(string(out), "### INSERT INTO `app`.`t`") {
+		t.Fatalf("repl could not read the log: %v\n%s", err, tail(out))
+	}
+	p.stop()
+
+	// The log off: SHOW MASTER STATUS is empty, SHOW BINARY LOGS 1381.
+	p = startProc(t, dir, port)
+	root = p.db("")
+	rows, err := root.Query("SHOW MASTER STATUS")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows.Next() {
+		t.Fatal("SHOW MASTER STATUS has a row with the log off")
+	}
+	rows.Close()
+	_, err = root.Exec("SHOW BINARY LOGS")
+	wantCode(t, "SHOW BINARY LOGS without the log", err, 1381)
+	p.stop()
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"regexp"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/mysql_db"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/sqltypes"
@@ -151,14 +153,26 @@ func (h *errorHandler) ComRegisterReplica(c *mysql.Conn, host string, port uint1
 }
 
 func (h *errorHandler) replicationAllowed(c *mysql.Conn) error {
-	s := h.session(c)
-	if s == nil {
-		return nil // no statement ran: go-mysql-server made no session, grants as for the handshake
-	}
-	if !h.hasPrivilege(sql.NewContext(context.Background(), sql.WithSession(s)), sql.PrivilegeType_ReplicationSlave) {
+	if !h.hasPrivilege(h.connContext(c), sql.PrivilegeType_ReplicationSlave) {
 		return needPrivileges("REPLICATION SLAVE")
 	}
 	return nil
+}
+
+// connContext is a context for c's account: its session's, or, before
+// go-mysql-server made one (a dump sent as the first command), one for the
+// user and host the handshake authenticated.
+func (h *errorHandler) connContext(c *mysql.Conn) *sql.Context {
+	if s := h.session(c); s != nil {
+		return sql.NewContext(context.Background(), sql.WithSession(s))
+	}
+	var client sql.Client
+	if u, ok := c.UserData.(sql.MysqlConnectionUser); ok {
+		client = sql.Client{User: u.User, Address: u.Host}
+	}
+	base := sql.NewBaseSessionWithClientServer("", client, c.ConnectionID)
+	base.SetPrivilegeSet(mysql_db.NewPrivilegeSet(), math.MaxUint64) // stale: computed at the first check
+	return sql.NewContext(context.Background(), sql.WithSession(base))
 }
 
 // ComBinlogDumpGTID streams the binary log (SRV-REPL-1, -2); a nil set is
