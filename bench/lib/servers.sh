@@ -39,6 +39,7 @@ innodb_flush_log_at_trx_commit = 1
 innodb_doublewrite = ON
 innodb_buffer_pool_dump_at_shutdown = OFF
 innodb_buffer_pool_load_at_startup = OFF
+${MARIADB_CNF:-}
 EOF
 	mariadb-install-db --defaults-file="$dir/my.cnf" --auth-root-authentication-method=normal \
 		--skip-test-db >"$dir/install.log" 2>&1
@@ -51,7 +52,7 @@ start_strata() {
 	local bin=${5:-$1/strata}
 	mkdir -p "$dir"
 	"$bin" --datadir "$dir/data" --port "$port" --buffer-pool-size "$bp" \
-		--log-capacity 256M --metrics-addr "127.0.0.1:$mport" >"$dir/strata.log" 2>&1 &
+		--log-capacity 256M --metrics-addr "127.0.0.1:$mport" ${STRATA_ARGS:-} >"$dir/strata.log" 2>&1 &
 	STRATA_PID=$!
 }
 
