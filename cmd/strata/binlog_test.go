@@ -94,6 +94,7 @@ func TestMariaDBReplicaFollows(t *testing.T) {
 	p = startProc(t, dir, port, args...)
 	sysbench(t, port, "sbtest", "oltp_read_write", "run")
 	c = p.db("sbtest")
+	mustExec(t, c, "CREATE TABLE copy1 AS SELECT id, k FROM sbtest1 WHERE id <= 100")
 	mustExec(t, c, "DROP TABLE extra")
 	mustExec(t, c, "CREATE TABLE after_kill (id INT PRIMARY KEY)")
 	mustExec(t, c, "INSERT INTO after_kill VALUES (1), (2)")
@@ -112,6 +113,13 @@ func TestMariaDBReplicaFollows(t *testing.T) {
 		t.Fatalf("replica differs:\n got %v\nwant %v", got, want)
 	}
 	var n int
+	var copySum, wantCopy string
+	if err := c.QueryRow("SELECT CONCAT(COUNT(*), '/', SUM(k)) FROM copy1").Scan(&wantCopy); err != nil {
+		t.Fatal(err)
+	}
+	if err := rdb.QueryRow("SELECT CONCAT(COUNT(*), '/', SUM(k)) FROM copy1").Scan(&copySum); err != nil || copySum != wantCopy {
+		t.Fatalf("CREATE TABLE ... SELECT on the replica: %s, %v; want %s", copySum, err, wantCopy)
+	}
 	if err := rdb.QueryRow("SELECT COUNT(*) FROM after_kill").Scan(&n); err != nil || n != 2 {
 		t.Fatalf("after_kill on the replica: %d rows, %v", n, err)
 	}

@@ -677,10 +677,11 @@ func (e *editor) update(ctx *sql.Context, tx *engine.Tx, old, row sql.Row) error
 }
 
 // binlogTable is the table as the binary log describes it, or nil when
-// its changes are not logged: the log is off, a temporary table, a
-// FULLTEXT pseudo-table (byKey, FT-3).
+// its changes are not logged: the log is off, the statement is logged as
+// its text (LogAsText), a temporary table, a FULLTEXT pseudo-table
+// (byKey, FT-3).
 func (e *editor) binlogTable() (*binlog.Table, error) {
-	if e.s.binlog == nil || e.byKey || e.t.temp != nil {
+	if e.s.binlog == nil || e.s.binlogText || e.byKey || e.t.temp != nil {
 		return nil, nil
 	}
 	t := e.t

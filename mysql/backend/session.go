@@ -91,7 +91,14 @@ type Session struct {
 	rowsWritten *atomic.Uint64
 
 	binlog *binlog.Txn // the open transaction's row changes while the binary log is on (BL-2)
+	// binlogText: the current statement is logged as its text, its rows
+	// not captured (CREATE TABLE ... SELECT; server SRV-REPL-4).
+	binlogText bool
 }
+
+// LogAsText makes the current statement's row changes uncaptured: the
+// server logs its text instead (server SRV-REPL-4).
+func (s *Session) LogAsText() { s.binlogText = true }
 
 var _ sql.TransactionSession = (*Session)(nil)
 var _ sql.LifecycleAwareSession = (*Session)(nil)
@@ -441,6 +448,7 @@ type createdTable struct {
 func (s *Session) StatementDone(failed bool) {
 	s.statementSnapshotDone() // SES-9
 	s.decl = nil              // CAT-5
+	s.binlogText = false      // SRV-REPL-4
 	created := s.created
 	s.created = nil
 	if !failed || len(created) == 0 {

@@ -789,6 +789,9 @@ func (h *errorHandler) begin(c *mysql.Conn, query string) string {
 	query = clientText(s, query)
 	if h.binlog != nil && ddlLogged(query) {
 		h.ddl.Store(c.ConnectionID, query) // SRV-REPL-4
+		if mayCreateSelect(query) {
+			s.LogAsText()
+		}
 	}
 	beginDiagnostics(s, query)
 	s.BeginInsertIDs()

@@ -47,7 +47,9 @@ import (
 // tool refuses a server whose version begins with 8.
 // SRV-REPL-4 DDL (CREATE, ALTER, DROP, RENAME, TRUNCATE of schema
 // objects; not TEMPORARY tables, not accounts: a password must not reach
-// the log) is logged as its text after it succeeded (binlog BL-6).
+// the log) is logged as its text after it succeeded (binlog BL-6). CREATE
+// TABLE ... SELECT too, its rows not captured: the replica runs the
+// statement on its own copy of the source tables.
 
 var replStatementRE = regexp.MustCompile(`(?is)^\s*(?:SHOW\s+(MASTER\s+STATUS|BINARY\s+LOG\s+STATUS|BINARY\s+LOGS|MASTER\s+LOGS)|PURGE\s+(?:BINARY|MASTER)\s+LOGS\s+(TO|BEFORE)\s+(.+?))\s*;?\s*$`)
 
