@@ -789,7 +789,7 @@ func (tx *Tx) commitStaged(async bool) error {
 	if err == nil {
 		t := db.mtrs.Begin()
 		if seq := tx.seq; seq != nil {
-			t.OnEnd(seq.End) // EN-11
+			t.OnEnd(func(committed bool) { seq.End(committed, 0) }) // EN-11
 		}
 		for _, ks := range runs {
 			if _, err = db.dir.Delete(t, db.alloc, []byte(ks.name)); err != nil {

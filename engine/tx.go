@@ -55,16 +55,27 @@ type Tx struct {
 // (EN-11). Entries runs under the apply latch, in the mini-transaction
 // that commits the transaction, after its write set is in the trees; End
 // reports, still under the latch, whether that mini-transaction committed
-// (false: Entries may run again in a retry, or the commit failed).
+// (false: Entries may run again in a retry, or the commit failed) and the
+// commit's version timestamp (what snapshots compare with, EN-8; 0 for a
+// staged commit, whose timestamp comes later).
 type Sequencer interface {
 	Entries() ([]Entry, error)
-	End(committed bool)
+	End(committed bool, ts uint64)
 }
 
 // Entry is one key and value a Sequencer puts.
 type Entry struct {
 	Keyspace   *Keyspace
 	Key, Value []byte
+}
+
+// SnapshotTS is the version timestamp the transaction's snapshot reads
+// at (EN-8); ok is false without a snapshot.
+func (tx *Tx) SnapshotTS() (ts uint64, ok bool) {
+	if tx.snap == nil {
+		return 0, false
+	}
+	return tx.snap.TS, true
 }
 
 // SetSequencer makes s part of the transaction's commit (EN-11); a
@@ -581,7 +592,7 @@ func (db *DB) apply(ws *txn.WriteSet, seq Sequencer) (page.LSN, error) {
 				c.Abort()
 			}
 			if seq != nil {
-				seq.End(committed) // EN-11
+				seq.End(committed, c.TS) // EN-11
 			}
 		})
 		maxPages := db.pool.Frames() / 2

@@ -17,9 +17,11 @@ import (
 // mariadbd, started here) follows strata's binary log by file and
 // position through sysbench oltp_read_write (prepared statements and
 // text), DDL, rollbacks and savepoints, a kill -9 of strata in the middle
-// of a run and a rotation past --max-binlog-size; it ends with the same
-// per-table checksums as strata, and mariadb-binlog --read-from-remote-server
-// decodes every event of every file.
+// of a run, a standby taking over the data directory on another port
+// (acknowledged commits and accounts kept, the replica re-pointed at its
+// executed position) and rotations past --max-binlog-size; it ends with
+// the same per-table checksums as strata, and mariadb-binlog
+// --read-from-remote-server decodes every event of every file.
 func TestMariaDBReplicaFollows(t *testing.T) {
 	for _, tool := range []string{"mariadb-binlog", "sysbench"} {
 		if _, err := exec.LookPath(tool); err != nil {
@@ -80,20 +82,60 @@ func TestMariaDBReplicaFollows(t *testing.T) {
 	if _, err := c.Exec("INSERT INTO extra (id) VALUES (1)"); err == nil {
 		t.Fatal("duplicate key accepted")
 	}
-	// kill -9 in the middle of a run; the replica reconnects to the new
-	// server and its new file.
+	// kill -9 in the middle of a run and of a stream of acknowledged
+	// autocommits; the replica reconnects to the restarted server and its
+	// new file.
+	mustExec(t, c, "CREATE TABLE acks (id INT PRIMARY KEY)", "CREATE USER app@'%' IDENTIFIED BY 'pw'", "GRANT SELECT ON sbtest.* TO app@'%'")
 	bench := exec.Command("sysbench", "oltp_read_write", "--mysql-host=127.0.0.1", fmt.Sprintf("--mysql-port=%d", port),
 		"--mysql-user=root", "--mysql-db=sbtest", "--tables=2", "--table-size=5000", "--threads=8",
 		"--rand-type=special", "--rand-spec-pct=15", "--time=20", "run")
 	if err := bench.Start(); err != nil {
 		t.Fatal(err)
 	}
+	var acked []int
+	ackDone := make(chan struct{})
+	go func() {
+		defer close(ackDone)
+		for i := 1; ; i++ {
+			if _, err := c.Exec("INSERT INTO acks VALUES (?)", i); err != nil {
+				return
+			}
+			acked = append(acked, i)
+		}
+	}()
 	time.Sleep(3 * time.Second)
 	p.kill()
 	bench.Wait()
+	<-ackDone
+	// Standby takeover (docs/OPERATIONS.md): a new process on the same
+	// volumes, on another port standing for another host; the old one is
+	// fenced (dead here; a live one holds the data directory's lock,
+	// TestSecondServerOnDatadirIsRefused). Every acknowledged commit and
+	// account is there, and the replica is pointed at it at the position
+	// it had executed.
+	port = freePort(t)
 	p = startProc(t, dir, port, args...)
-	sysbench(t, port, "sbtest", "oltp_read_write", "run")
 	c = p.db("sbtest")
+	var lost int
+	for _, id := range acked {
+		var n int
+		if err := c.QueryRow("SELECT COUNT(*) FROM acks WHERE id = ?", id).Scan(&n); err != nil || n != 1 {
+			lost++
+		}
+	}
+	if lost > 0 || len(acked) == 0 {
+		t.Fatalf("takeover: %d of %d acknowledged commits lost", lost, len(acked))
+	}
+	if err := userDB(t, p, "app", "pw", "sbtest", false).Ping(); err != nil {
+		t.Fatalf("takeover: account app: %v", err)
+	}
+	mustExec(t, rdb, "STOP SLAVE")
+	st := replicaStatus(t, rdb)
+	mustExec(t, rdb, fmt.Sprintf("CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=%d, MASTER_LOG_FILE='%s', MASTER_LOG_POS=%s",
+		port, st["Relay_Master_Log_File"], st["Exec_Master_Log_Pos"]))
+	mustExec(t, rdb, "START SLAVE")
+	t.Logf("takeover: %d acknowledged commits kept; replica resumes at %s:%s", len(acked), st["Relay_Master_Log_File"], st["Exec_Master_Log_Pos"])
+	sysbench(t, port, "sbtest", "oltp_read_write", "run")
 	mustExec(t, c, "CREATE TABLE copy1 AS SELECT id, k FROM sbtest1 WHERE id <= 100")
 	mustExec(t, c, "DROP TABLE extra")
 	mustExec(t, c, "CREATE TABLE after_kill (id INT PRIMARY KEY)")
@@ -109,6 +151,12 @@ func TestMariaDBReplicaFollows(t *testing.T) {
 	want := tableSums(t, c, []string{"sbtest1", "sbtest2"})
 	rdb.Exec("USE sbtest")
 	got := tableSums(t, rdb, []string{"sbtest1", "sbtest2"})
+	var na, nr int
+	c.QueryRow("SELECT COUNT(*) FROM acks").Scan(&na)
+	rdb.QueryRow("SELECT COUNT(*) FROM acks").Scan(&nr)
+	if na != nr || na < len(acked) {
+		t.Fatalf("acks: %d on strata, %d on the replica, %d acknowledged", na, nr, len(acked))
+	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("replica differs:\n got %v\nwant %v", got, want)
 	}
@@ -260,5 +308,107 @@ func TestBinlogPrivileges(t *testing.T) {
 	rows.Close()
 	_, err = root.Exec("SHOW BINARY LOGS")
 	wantCode(t, "SHOW BINARY LOGS without the log", err, 1381)
+	p.stop()
+}
+
+// TestReplicaSeededFromDump (binlog BL-9, server SRV-REPL-6): while
+// writers insert and update, mariadb-dump --single-transaction
+// --master-data=1 takes a snapshot and writes the log position it
+// corresponds to; a MariaDB replica loads the dump, starts replicating
+// from that position and ends equal to strata (a position too early
+// replays rows the dump has: duplicate keys; too late loses changes).
+func TestReplicaSeededFromDump(t *testing.T) {
+	work := t.TempDir()
+	port := freePort(t)
+	p := startProc(t, filepath.Join(work, "strata"), port, "--log-bin")
+	c := p.db("")
+	// MariaDB 10.11 has no utf8mb4_0900_ai_ci (the dump names the collation)
+	mustExec(t, c, "CREATE DATABASE app COLLATE utf8mb4_general_ci", "CREATE TABLE app.t (id INT PRIMARY KEY, n INT NOT NULL, s VARCHAR(40))")
+	var vals []string
+	for i := 1; i <= 20000; i++ {
+		vals = append(vals, fmt.Sprintf("(%d, 0, 'row %d')", i, i))
+		if len(vals) == 1000 {
+			mustExec(t, c, "INSERT INTO app.t VALUES "+strings.Join(vals, ","))
+			vals = vals[:0]
+		}
+	}
+	replica, err := mariadbtest.Start(filepath.Join(work, "replica"), "--server-id=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer replica.Stop()
+	stop := make(chan struct{})
+	writers := make(chan int, 3)
+	for w := 0; w < 3; w++ {
+		go func(w int) {
+			n := 0
+			defer func() { writers <- n }()
+			wc := p.db("app")
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				var err error
+				if i%2 == 0 {
+					_, err = wc.Exec("INSERT INTO t VALUES (?, ?, 'new')", 100000+w*1000000+i, i)
+				} else {
+					_, err = wc.Exec("UPDATE t SET n = n + 1 WHERE id = ?", 1+(i*7919+w)%20000)
+				}
+				if err != nil {
+					t.Errorf("writer: %v", err)
+					return
+				}
+				n++
+			}
+		}(w)
+	}
+	time.Sleep(300 * time.Millisecond)
+	dump, err := exec.Command("mariadb-dump", "--skip-ssl", "-h127.0.0.1", "-P"+strconv.Itoa(port), "-uroot",
+		"--single-transaction", "--master-data=1", "--databases", "app").Output()
+	time.Sleep(300 * time.Millisecond)
+	close(stop)
+	total := 0
+	for w := 0; w < 3; w++ {
+		total += <-writers
+	}
+	if err != nil {
+		t.Fatalf("mariadb-dump: %v", err)
+	}
+	if !strings.Contains(string(dump), "CHANGE MASTER TO MASTER_LOG_FILE='binlog.000001'") {
+		t.Fatalf("the dump has no position:\n%s", tail(dump[:min(len(dump), 3000)]))
+	}
+	rdb, err := sql.Open("mysql", "root@tcp("+replica.Addr+")/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rdb.Close()
+	rdb.SetMaxOpenConns(1)
+	mustExec(t, rdb, fmt.Sprintf("CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=%d, MASTER_USER='root', MASTER_PASSWORD='', MASTER_USE_GTID=no, MASTER_CONNECT_RETRY=1", port))
+	host, rport, _ := strings.Cut(replica.Addr, ":")
+	load := exec.Command("mariadb", "-h"+host, "-P"+rport, "-uroot")
+	load.Stdin = strings.NewReader(string(dump))
+	if out, err := load.CombinedOutput(); err != nil {
+		t.Fatalf("loading the dump: %v\n%s\n%s", err, out, tail(dump[:min(len(dump), 4000)]))
+	}
+	mustExec(t, rdb, "START SLAVE")
+	var file, a, b, g string
+	var pos uint64
+	if err := c.QueryRow("SHOW MASTER STATUS").Scan(&file, &pos, &a, &b, &g); err != nil {
+		t.Fatal(err)
+	}
+	waitReplica(t, rdb, file, pos)
+	sum := func(db *sql.DB) string {
+		var s string
+		if err := db.QueryRow("SELECT CONCAT(COUNT(*), '/', SUM(n), '/', BIT_XOR(CRC32(CONCAT_WS('#', id, n, s)))) FROM app.t").Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	if got, want := sum(rdb), sum(c); got != want {
+		t.Fatalf("replica seeded from the dump: %s, strata %s", got, want)
+	}
+	t.Logf("%d writes during the dump; replica equal at %s:%d", total, file, pos)
 	p.stop()
 }

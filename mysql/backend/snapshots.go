@@ -99,6 +99,15 @@ func (s *Session) ConsistentSnapshot(ctx *sql.Context) error {
 	return nil
 }
 
+// SnapshotTS is the version timestamp the open transaction reads at; ok
+// is false without a transaction snapshot.
+func (s *Session) SnapshotTS() (uint64, bool) {
+	if s.tx == nil || s.snapPerStatement {
+		return 0, false
+	}
+	return s.tx.SnapshotTS()
+}
+
 // ChainState is what COMMIT/ROLLBACK AND CHAIN carries into the next
 // transaction (SES-10): the ending transaction's isolation level and
 // access mode. ok is false outside an explicit transaction.

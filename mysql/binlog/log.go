@@ -38,6 +38,10 @@
 //	     engine transactions, SES-5).
 //	BL-7 A transaction's row images are bounded by max_binlog_cache_size:
 //	     the change that would pass it fails with 1197.
+//	BL-9 A snapshot's position: the log's end after each recent commit is
+//	     kept by the commit's version timestamp, so a transaction reading
+//	     at a snapshot knows the file and position its data corresponds to
+//	     (a replica seeded from it starts there).
 //	BL-8 Column encodings are MySQL's row format for every type the server
 //	     stores (rows.go); JSON goes as a LONGTEXT of its text (what a
 //	     MariaDB replica's JSON column is; MySQL's binary JSON is not
@@ -90,7 +94,20 @@ type Log struct {
 	wake    chan struct{}
 	closed  chan struct{}
 	first   uint32 // the oldest file not purged
+	// BL-9: the log's end after each recent commit, by version timestamp
+	// (a ring, oldest overwritten), for the position of a snapshot.
+	ends    []commitEnd
+	endNext int
 }
+
+// commitEnd is the log's end once the commit of timestamp ts applied.
+type commitEnd struct {
+	ts   uint64
+	file uint32
+	end  uint64
+}
+
+const commitEnds = 1 << 16
 
 // Open opens (or creates) the binary log of db and starts a new file
 // (BL-3).
@@ -313,7 +330,7 @@ func (s *sequencer) Entries() ([]engine.Entry, error) {
 	return out, nil
 }
 
-func (s *sequencer) End(committed bool) {
+func (s *sequencer) End(committed bool, ts uint64) {
 	if !committed {
 		return
 	}
@@ -323,7 +340,46 @@ func (s *sequencer) End(committed bool) {
 	if l.first == 0 {
 		l.first = s.file
 	}
+	if ts > 0 {
+		if l.ends == nil {
+			l.ends = make([]commitEnd, 0, commitEnds)
+		}
+		e := commitEnd{ts: ts, file: s.file, end: s.end}
+		if len(l.ends) < commitEnds {
+			l.ends = append(l.ends, e)
+		} else {
+			l.ends[l.endNext] = e
+			l.endNext = (l.endNext + 1) % commitEnds
+		}
+	}
 	l.mu.Unlock()
+}
+
+// PositionAt is the file and position a snapshot at version timestamp ts
+// has seen the log to (BL-9: the end after the last commit at or before
+// ts; SHOW STATUS LIKE 'binlog_snapshot_%', what mariadb-dump
+// --single-transaction --master-data writes). ok is false for a snapshot
+// older than the commits remembered.
+func (l *Log) PositionAt(ts uint64) (string, uint64, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := len(l.ends)
+	// oldest first: ends[endNext:], then ends[:endNext]
+	at := func(i int) commitEnd { return l.ends[(l.endNext+i)%n] }
+	if n == 0 || at(0).ts > ts {
+		return "", 0, false
+	}
+	lo, hi := 0, n-1 // the last index with ts at or before the snapshot's
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if at(mid).ts <= ts {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	e := at(lo)
+	return l.FileName(e.file), e.end, true
 }
 
 // markDurable advances the watermark (BL-4) and wakes the streamers.

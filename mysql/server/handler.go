@@ -1014,7 +1014,7 @@ func (h *errorHandler) consistentSnapshot(ctx context.Context, c *mysql.Conn, qu
 
 // mayIntercept is a cheap test for the statements intercept answers.
 func mayIntercept(query string) bool {
-	return startsWithWord(query, "do", "kill", "check", "checksum", "optimize", "repair", "analyze", "show") || containsFold(query, "default") ||
+	return startsWithWord(query, "do", "kill", "check", "checksum", "optimize", "repair", "analyze", "show", "purge") || containsFold(query, "default") ||
 		(startsWithWord(query, "set") && containsFold(query, "transaction")) ||
 		(bigParenNumber(query) && containsFold(query, "time")) ||
 		strings.Count(query, "(") > maxSubqueryNesting && containsFold(query, "select") ||

@@ -42,6 +42,11 @@ import (
 // BINARY|MASTER LOGS TO 'file' | BEFORE 'datetime' needs SUPER (MySQL's
 // BINLOG_ADMIN). Without the log, they answer as MySQL without --log-bin:
 // 1381 "You are not using binary logging".
+// SRV-REPL-6 SHOW STATUS LIKE 'binlog_snapshot_%' gives MariaDB's
+// Binlog_snapshot_file/position: the log's position as of the open
+// transaction's snapshot (binlog BL-9; START TRANSACTION WITH CONSISTENT
+// SNAPSHOT), so mariadb-dump --single-transaction --master-data writes the
+// position its data is at, without FLUSH TABLES WITH READ LOCK.
 // SRV-REPL-5 mariadb-binlog --read-from-remote-server (its handshake's
 // program_name) is answered SELECT VERSION() with 5.7.99-<version>: the
 // tool refuses a server whose version begins with 8.
@@ -50,6 +55,8 @@ import (
 // the log) is logged as its text after it succeeded (binlog BL-6). CREATE
 // TABLE ... SELECT too, its rows not captured: the replica runs the
 // statement on its own copy of the source tables.
+
+var snapshotStatusRE = regexp.MustCompile(`(?is)^\s*SHOW\s+(?:SESSION\s+|LOCAL\s+)?STATUS\s+LIKE\s+'binlog_snapshot_%'\s*;?\s*$`)
 
 var replStatementRE = regexp.MustCompile(`(?is)^\s*(?:SHOW\s+(MASTER\s+STATUS|BINARY\s+LOG\s+STATUS|BINARY\s+LOGS|MASTER\s+LOGS)|PURGE\s+(?:BINARY|MASTER)\s+LOGS\s+(TO|BEFORE)\s+(.+?))\s*;?\s*$`)
 
@@ -76,12 +83,28 @@ func (h *errorHandler) replicationStatement(goctx context.Context, c *mysql.Conn
 	if !startsWithWord(query, "show") && !startsWithWord(query, "purge") {
 		return nil, false, nil
 	}
-	m := replStatementRE.FindStringSubmatch(query)
-	if m == nil {
-		return nil, false, nil
-	}
 	s := h.session(c)
 	if s == nil {
+		return nil, false, nil
+	}
+	if h.binlog != nil && snapshotStatusRE.MatchString(query) {
+		// SRV-REPL-6: the log's position as of the transaction's snapshot
+		// (binlog BL-9), else the current one.
+		file, pos, _ := h.binlog.Status()
+		if ts, ok := s.SnapshotTS(); ok {
+			var known bool
+			if file, pos, known = h.binlog.PositionAt(ts); !known {
+				return nil, true, mysql.NewSQLError(1412, "HY000", "The snapshot is older than the binary log positions kept; start a new transaction")
+			}
+		}
+		return &sqltypes.Result{Fields: []*querypb.Field{textField("Variable_name"), textField("Value")},
+			Rows: [][]sqltypes.Value{
+				{sqltypes.NewVarChar("Binlog_snapshot_file"), sqltypes.NewVarChar(file)},
+				{sqltypes.NewVarChar("Binlog_snapshot_position"), sqltypes.NewVarChar(strconv.FormatUint(pos, 10))},
+			}}, true, nil
+	}
+	m := replStatementRE.FindStringSubmatch(query)
+	if m == nil {
 		return nil, false, nil
 	}
 	ctx := sql.NewContext(goctx, sql.WithSession(s))
