@@ -60,6 +60,9 @@ func TestMariaDBReplicaFollows(t *testing.T) {
 		"CREATE TABLE extra (id INT PRIMARY KEY, v VARCHAR(20), d DECIMAL(8,3), at DATETIME(6))",
 		"ALTER TABLE extra ADD COLUMN n INT NULL",
 		"INSERT INTO extra VALUES (1, 'one', 1.5, '2024-01-02 03:04:05.678901', NULL), (2, NULL, -2.25, NULL, 7)",
+		// a body with ';' goes as one statement; the CALL's changes as rows
+		"CREATE PROCEDURE bump() BEGIN UPDATE extra SET n = n + 1 WHERE id = 2; UPDATE extra SET d = d * 2 WHERE id = 2; END",
+		"CALL bump()",
 	} {
 		mustExec(t, c, q)
 	}
@@ -167,6 +170,9 @@ func TestMariaDBReplicaFollows(t *testing.T) {
 	}
 	if err := rdb.QueryRow("SELECT CONCAT(COUNT(*), '/', SUM(k)) FROM copy1").Scan(&copySum); err != nil || copySum != wantCopy {
 		t.Fatalf("CREATE TABLE ... SELECT on the replica: %s, %v; want %s", copySum, err, wantCopy)
+	}
+	if err := rdb.QueryRow("SELECT COUNT(*) FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = 'sbtest' AND ROUTINE_NAME = 'bump'").Scan(&n); err != nil || n != 1 {
+		t.Fatalf("CREATE PROCEDURE not replicated: %d, %v", n, err)
 	}
 	if err := rdb.QueryRow("SELECT COUNT(*) FROM after_kill").Scan(&n); err != nil || n != 2 {
 		t.Fatalf("after_kill on the replica: %d rows, %v", n, err)

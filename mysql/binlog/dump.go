@@ -216,6 +216,14 @@ func (l *Log) sendRange(c *sender, file uint32, pos uint64, wf uint32, wp uint64
 			}
 			err := it.Err()
 			it.Close()
+			if err == nil && entry == nil {
+				l.mu.Lock()
+				purged := file < l.first
+				l.mu.Unlock()
+				if purged {
+					return sent, file, pos, fatal("Could not find the binary log file %s: purged while it was read", l.FileName(file))
+				}
+			}
 			if err != nil || entry == nil {
 				return sent, file, pos, err
 			}

@@ -280,10 +280,16 @@ func ddlLogged(query string) bool {
 // logStatement writes a DDL statement that succeeded to the binary log
 // (SRV-REPL-4, binlog BL-6).
 func (h *errorHandler) logStatement(c *mysql.Conn, query string) {
-	first, _, err := sqlparser.SplitStatement(query)
-	if err != nil || strings.TrimSpace(first) == "" {
+	// The statement that ran: the first of a multi-statement text when it
+	// parses alone (a procedure's or trigger's body holds ';' the split
+	// would cut at: then the whole text, as one statement).
+	first, rest, err := sqlparser.SplitStatement(query)
+	if err != nil || strings.TrimSpace(first) == "" || strings.TrimSpace(rest) == "" {
+		first = query
+	} else if _, perr := sqlparser.Parse(first); perr != nil {
 		first = query
 	}
+	first = strings.TrimRight(strings.TrimSpace(first), ";")
 	db := ""
 	if s := h.session(c); s != nil {
 		db = s.GetCurrentDatabase()
