@@ -234,6 +234,10 @@ type DB struct {
 
 	nextTxn atomic.Uint64
 	ckptMu  sync.Mutex
+	// EN-12: while a backup copies, the checkpoint stays at or below this
+	// LSN (0: no backup), so the records the copy needs are kept.
+	backupFloor atomic.Uint64
+	backupMu    sync.Mutex // one backup at a time
 	stop    chan struct{}
 	wg      sync.WaitGroup
 	// dropping counts background frees of committed runs (EN-9); bgMu
@@ -922,6 +926,9 @@ func (db *DB) setCheckpoint() error {
 	ckpt := end
 	if m := db.pool.MinRecLSN(); m != 0 && m < ckpt {
 		ckpt = m
+	}
+	if floor := page.LSN(db.backupFloor.Load()); floor != 0 && ckpt > floor {
+		ckpt = floor // EN-12: a backup needs the log from floor on
 	}
 	if ckpt <= db.log.Checkpoint() {
 		return nil // nothing to reclaim: spare the header write and its fsync

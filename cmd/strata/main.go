@@ -66,6 +66,14 @@ func main() {
 }
 
 func run(args []string) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "backup":
+			return runBackup(args[1:])
+		case "restore":
+			return runRestore(args[1:])
+		}
+	}
 	fs := flag.NewFlagSet("strata", flag.ContinueOnError)
 	port := fs.Int("port", 3306, "MySQL protocol port")
 	bind := fs.String("bind-address", "127.0.0.1", "address the MySQL listener binds to")

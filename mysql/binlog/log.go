@@ -143,6 +143,31 @@ func Open(db *engine.DB, opts Options) (*Log, error) {
 	return l, nil
 }
 
+// Inspect reads where db's binary log ends (file, position, executed
+// GTIDs) without starting a new file: a backup's position after it is
+// prepared (engine EN-12). ok is false when db has no log.
+func Inspect(db *engine.DB, basename string) (file string, pos uint64, gtids string, ok bool, err error) {
+	ks, err := db.Keyspace(keyspaceName)
+	if errors.Is(err, engine.ErrNoKeyspace) {
+		return "", 0, "", false, nil
+	}
+	if err != nil {
+		return "", 0, "", false, err
+	}
+	if basename == "" {
+		basename = "binlog"
+	}
+	l := &Log{db: db, ks: ks, opts: Options{Basename: basename}, nextGNO: 1}
+	if err := l.loadUUID(); err != nil {
+		return "", 0, "", false, err
+	}
+	if err := l.recover(); err != nil {
+		return "", 0, "", false, err
+	}
+	file, pos, gtids = l.Status()
+	return file, pos, gtids, l.file > 0, nil
+}
+
 // Close wakes and ends the streamers.
 func (l *Log) Close() {
 	l.mu.Lock()

@@ -1014,7 +1014,7 @@ func (h *errorHandler) consistentSnapshot(ctx context.Context, c *mysql.Conn, qu
 
 // mayIntercept is a cheap test for the statements intercept answers.
 func mayIntercept(query string) bool {
-	return startsWithWord(query, "do", "kill", "check", "checksum", "optimize", "repair", "analyze", "show", "purge") || containsFold(query, "default") ||
+	return startsWithWord(query, "do", "kill", "check", "checksum", "optimize", "repair", "analyze", "show", "purge", "clone") || containsFold(query, "default") ||
 		(startsWithWord(query, "set") && containsFold(query, "transaction")) ||
 		(bigParenNumber(query) && containsFold(query, "time")) ||
 		strings.Count(query, "(") > maxSubqueryNesting && containsFold(query, "select") ||
@@ -1092,6 +1092,13 @@ func (h *errorHandler) intercept(ctx context.Context, c *mysql.Conn, query strin
 		return true, h.mapError(c, err)
 	}
 	if res, ok, err := h.functionStatement(ctx, c, query); ok { // routines FN-1..FN-4
+		if err == nil {
+			h.setStatus(c)
+			err = cb(res, more)
+		}
+		return true, h.mapError(c, err)
+	}
+	if res, ok, err := h.clone(ctx, c, query); ok { // SRV-CLONE
 		if err == nil {
 			h.setStatus(c)
 			err = cb(res, more)
