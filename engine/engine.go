@@ -238,8 +238,8 @@ type DB struct {
 	// LSN (0: no backup), so the records the copy needs are kept.
 	backupFloor atomic.Uint64
 	backupMu    sync.Mutex // one backup at a time
-	stop    chan struct{}
-	wg      sync.WaitGroup
+	stop        chan struct{}
+	wg          sync.WaitGroup
 	// dropping counts background frees of committed runs (EN-9); bgMu
 	// orders their start with Close.
 	dropping sync.WaitGroup
