@@ -89,6 +89,12 @@
 //	     transaction is (the binary log, package mysql/binlog, numbers its
 //	     events so). A transaction with only a sequencer commits its
 //	     entries alone.
+//	EN-12 Online backup (backup.go): Backup copies the running database
+//	     into a new data directory: the checkpoint is held at S (a floor
+//	     setCheckpoint respects) while the data pages are copied verified,
+//	     then the whole log is copied; recovery of the copy (Open) replays
+//	     from S past the durable end read after the pages, so the copy is
+//	     the database as of a moment during the backup.
 package engine
 
 import (
