@@ -27,6 +27,13 @@
 //	     the frame's mutex only when it is set: a 1 GiB pool has 65,536
 //	     frames, and locking each one on every cleaner tick cost 2.5% of a
 //	     write workload's CPU.
+//	BP-8 The frames' memory is faulted in at start, in the background, by
+//	     madvise(MADV_POPULATE_WRITE) in 64 MiB steps (the kernel maps the
+//	     pages without touching their content, so frames in use meanwhile
+//	     are safe): the first use of a frame otherwise paid its page faults
+//	     on the write path (a new B+tree page cleared in a commit's apply
+//	     section, 160 us each on a fresh 1 GiB pool). Kernels without it
+//	     (before 5.14) fault frames in on first use, as before.
 //
 // Lock order: shard latch -> Frame.mu. Frame.Latch is never taken while a
 // shard latch or Frame.mu is held.
@@ -35,10 +42,14 @@ package bufpool
 import (
 	"errors"
 	"fmt"
+	"os"
 	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
 
 	"strata/page"
 	"strata/pagestore"
@@ -175,6 +186,7 @@ func New(store *pagestore.Store, src PageSource, log LogSyncer, opts Options) (*
 	}
 	p := &Pool{src: src, store: store, log: log, frames: make([]Frame, n), opts: opts, stop: make(chan struct{})}
 	slab := volume.AlignedBuffer(n * page.Size)
+	go prefault(slab) // BP-8
 	p.free = make([]*Frame, 0, n)
 	for i := range p.frames {
 		f := &p.frames[i]
@@ -195,6 +207,25 @@ func New(store *pagestore.Store, src PageSource, log LogSyncer, opts Options) (*
 		go p.backgroundFlusher()
 	}
 	return p, nil
+}
+
+// prefault maps slab's pages (BP-8), stopping at the first error (a
+// kernel without MADV_POPULATE_WRITE).
+func prefault(slab []byte) {
+	const step = 64 << 20
+	pageSize := uintptr(os.Getpagesize())
+	start := (uintptr(unsafe.Pointer(unsafe.SliceData(slab))) + pageSize - 1) &^ (pageSize - 1)
+	off := int(start - uintptr(unsafe.Pointer(unsafe.SliceData(slab))))
+	for ; off < len(slab); off += step {
+		end := min(off+step, len(slab))
+		end -= int(uintptr(end-off) % pageSize)
+		if end <= off {
+			return
+		}
+		if err := unix.Madvise(slab[off:end], unix.MADV_POPULATE_WRITE); err != nil {
+			return
+		}
+	}
 }
 
 func (p *Pool) shardOf(id page.ID) *shard {
