@@ -69,6 +69,7 @@ func (h *errorHandler) ConnectionClosed(c *mysql.Conn) {
 	pendingCalls.Delete(c.ConnectionID)
 	singleStatementClients.Delete(c.ConnectionID)
 	handshakeApplied.Delete(c.ConnectionID)
+	h.ddl.Delete(c.ConnectionID)
 	h.Handler.ConnectionClosed(c)
 }
 
@@ -787,6 +788,9 @@ func (h *errorHandler) begin(c *mysql.Conn, query string) string {
 		return query
 	}
 	query = clientText(s, query)
+	if h.binlog != nil {
+		h.ddl.Delete(c.ConnectionID) // a statement that ended without done() logs nothing later
+	}
 	if h.binlog != nil && ddlLogged(query) {
 		h.ddl.Store(c.ConnectionID, query) // SRV-REPL-4
 		if mayCreateSelect(query) {
