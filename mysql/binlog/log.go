@@ -345,7 +345,7 @@ func (s *sequencer) Entries() ([]engine.Entry, error) {
 		pos = uint64(len(h))
 	}
 	if s.events != nil {
-		ev := append([]byte(nil), s.events...)
+		ev := s.events // placed again whole if a retry calls Entries again
 		place(ev, pos, gno)
 		out = append(out, engine.Entry{Keyspace: l.ks, Key: key(file, pos), Value: ev})
 		pos += uint64(len(ev))

@@ -30,6 +30,10 @@ type Table struct {
 	Database string
 	Name     string
 	Columns  []Column
+
+	mapBody    []byte  // the Table_map event's body (after the header)
+	idBytes    [6]byte // ID, as rows events carry it
+	allColumns []byte  // a bitmap of every column
 }
 
 // NewTable describes a table of schema sch (BL-8); id numbers it in the
@@ -43,6 +47,17 @@ func NewTable(id uint64, db, name string, sch sql.Schema) (*Table, error) {
 		}
 		col.Nullable = c.Nullable
 		t.Columns[i] = col
+	}
+	f := mysql.NewMySQL56BinlogFormat()
+	f.ChecksumAlgorithm = mysql.BinlogChecksumAlgOff
+	ev := mysql.NewTableMapEvent(f, mysql.BinlogEventMetadata{}, id, t.tableMap()).Bytes()
+	t.mapBody = append([]byte(nil), ev[headerLen:]...)
+	for i := range t.idBytes {
+		t.idBytes[i] = byte(id >> (8 * i))
+	}
+	t.allColumns = make([]byte, (len(sch)+7)/8)
+	for i := range sch {
+		t.allColumns[i/8] |= 1 << (i % 8)
 	}
 	return t, nil
 }

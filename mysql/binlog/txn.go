@@ -2,6 +2,8 @@ package binlog
 
 import (
 	"encoding/binary"
+	"fmt"
+	"slices"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -27,20 +29,23 @@ const (
 )
 
 // change is one captured row change (BL-2), tagged with the engine
-// savepoint taken before it.
+// savepoint taken before it. Its images live in the Txn's arena: from
+// off, the before image then the after image, each a NULL bitmap followed
+// by the column values (the row format of a rows event).
 type change struct {
 	sp     int
 	table  *Table
 	kind   byte
-	nulls  [2]mysql.Bitmap // before, after
-	images [2][]byte
+	off    int // start in the arena
+	before int // length of the before image (0: none)
+	after  int // length of the after image (0: none)
 }
 
 // Txn is the row changes of one open transaction, in the order they were
 // made (BL-2). A session keeps one while the binary log is on.
 type Txn struct {
 	changes []change
-	bytes   int
+	arena   []byte
 	max     int
 }
 
@@ -55,23 +60,44 @@ func errTooLarge() error {
 		"Multi-statement transaction required more than 'max_binlog_cache_size' bytes of storage; increase this mysqld variable and try again")
 }
 
+// appendImage appends row's NULL bitmap and values to x's arena.
+func (x *Txn) appendImage(t *Table, row sql.Row) (int, error) {
+	start := len(x.arena)
+	nb := (len(t.Columns) + 7) / 8
+	x.arena = append(x.arena, make([]byte, nb)...)
+	if len(row) != len(t.Columns) {
+		return 0, fmt.Errorf("binlog: row of %d values for %d columns of %s.%s", len(row), len(t.Columns), t.Database, t.Name)
+	}
+	var err error
+	for i, v := range row {
+		if v == nil {
+			x.arena[start+i/8] |= 1 << (i % 8)
+			continue
+		}
+		if x.arena, err = t.Columns[i].enc(x.arena, v); err != nil {
+			return 0, fmt.Errorf("binlog: %s.%s column %d: %w", t.Database, t.Name, i+1, err)
+		}
+	}
+	return len(x.arena) - start, nil
+}
+
 func (x *Txn) add(sp int, t *Table, kind byte, before, after sql.Row) error {
-	c := change{sp: sp, table: t, kind: kind}
+	c := change{sp: sp, table: t, kind: kind, off: len(x.arena)}
 	var err error
 	if before != nil {
-		c.nulls[0] = mysql.NewServerBitmap(len(t.Columns))
-		if c.images[0], err = t.Image(nil, before, &c.nulls[0]); err != nil {
+		if c.before, err = x.appendImage(t, before); err != nil {
+			x.arena = x.arena[:c.off]
 			return err
 		}
 	}
 	if after != nil {
-		c.nulls[1] = mysql.NewServerBitmap(len(t.Columns))
-		if c.images[1], err = t.Image(nil, after, &c.nulls[1]); err != nil {
+		if c.after, err = x.appendImage(t, after); err != nil {
+			x.arena = x.arena[:c.off]
 			return err
 		}
 	}
-	x.bytes += len(c.images[0]) + len(c.images[1]) + 2*len(t.Columns)/8 + 8
-	if x.max > 0 && x.bytes > x.max {
+	if x.max > 0 && len(x.arena)+8*len(x.changes) > x.max {
+		x.arena = x.arena[:c.off]
 		return errTooLarge()
 	}
 	x.changes = append(x.changes, c)
@@ -101,97 +127,134 @@ func (x *Txn) RollbackTo(sp int) {
 	for i > 0 && x.changes[i-1].sp >= sp {
 		i--
 	}
-	for j := i; j < len(x.changes); j++ {
-		x.changes[j] = change{}
-	}
-	x.changes = x.changes[:i]
-	if i == 0 {
-		x.bytes = 0
+	if i < len(x.changes) {
+		x.arena = x.arena[:x.changes[i].off]
+		clear(x.changes[i:])
+		x.changes = x.changes[:i]
 	}
 }
 
-// Reset forgets every change (commit or rollback).
-func (x *Txn) Reset() { x.RollbackTo(-1 << 62) }
+// Reset forgets every change (commit or rollback), keeping a modest arena
+// for the session's next transaction.
+func (x *Txn) Reset() {
+	clear(x.changes)
+	x.changes = x.changes[:0]
+	if cap(x.arena) > 1<<20 {
+		x.arena = nil
+	}
+	x.arena = x.arena[:0]
+}
 
 // Empty reports that no row change is captured: a commit writes nothing.
 func (x *Txn) Empty() bool { return len(x.changes) == 0 }
+
+// startEvent appends an event header (the size, next position and
+// checksum are filled by endEvent and place).
+func (l *Log) startEvent(b []byte, typ byte, ts uint32) ([]byte, int) {
+	start := len(b)
+	b = binary.LittleEndian.AppendUint32(b, ts)
+	b = append(b, typ)
+	b = binary.LittleEndian.AppendUint32(b, l.opts.ServerID)
+	return append(b, make([]byte, 10)...), start // size, next position, flags
+}
+
+// endEvent sets the event's size, its checksum's room included.
+func endEvent(b []byte, start int) []byte {
+	b = append(b, 0, 0, 0, 0) // CRC32, by place
+	binary.LittleEndian.PutUint32(b[start+9:], uint32(len(b)-start))
+	return b
+}
 
 // events builds the transaction's events as they go in the log, except the
 // GTID number, the XID and the positions, which the commit fills in
 // (BL-1): GTID, Query BEGIN, the Table_maps, the rows events (consecutive
 // changes of one table and kind share an event up to maxRowsEvent bytes;
-// the last one ends the statement), XID.
+// the last one ends the statement), XID. Written into one buffer (MySQL's
+// v4 format; TestColumnEncodings and the replica tests read them with
+// independent decoders).
 func (l *Log) events(x *Txn, now time.Time) []byte {
-	m := mysql.BinlogEventMetadata{ServerID: l.opts.ServerID, Timestamp: uint32(now.Unix())}
-	b := l.gtidEvent(nil, m)
-	b = l.appendEvent(b, mysql.NewQueryEvent(l.format, m, mysql.Query{SQL: "BEGIN"}))
-	seen := map[*Table]bool{}
+	ts := uint32(now.Unix())
+	b := make([]byte, 0, 256+len(x.arena)+len(x.changes)*24)
+	b = l.appendGTID(b, ts)
+	var st int
+	b, st = l.startEvent(b, typeQuery, ts)
+	b = append(b, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) // thread, exec time, db length, error, status vars length
+	b = append(b, 0)                                     // the empty database name's terminator
+	b = append(b, "BEGIN"...)
+	b = endEvent(b, st)
+	var maps [4]*Table
+	seen := maps[:0]
 	for _, c := range x.changes {
-		if !seen[c.table] {
-			seen[c.table] = true
-			b = l.appendEvent(b, mysql.NewTableMapEvent(l.format, m, c.table.ID, c.table.tableMap()))
+		if !slices.Contains(seen, c.table) {
+			seen = append(seen, c.table)
+			b, st = l.startEvent(b, typeTableMap, ts)
+			b = append(b, c.table.mapBody...)
+			b = endEvent(b, st)
 		}
 	}
 	for i := 0; i < len(x.changes); {
 		first := x.changes[i]
-		n := len(first.table.Columns)
-		rows := mysql.Rows{}
-		all := mysql.NewServerBitmap(n)
-		for k := 0; k < n; k++ {
-			all.Set(k, true)
-		}
-		if first.kind != typeWriteRows {
-			rows.IdentifyColumns = all
-		}
-		if first.kind != typeDeleteRows {
-			rows.DataColumns = all
+		t := first.table
+		b, st = l.startEvent(b, first.kind, ts)
+		b = append(b, t.idBytes[:]...)
+		flagsAt := len(b)
+		b = append(b, 0, 0, 2, 0) // flags (STMT_END below), extra data length 2 (none)
+		b = appendLenEnc(b, uint64(len(t.Columns)))
+		b = append(b, t.allColumns...)
+		if first.kind == typeUpdateRows {
+			b = append(b, t.allColumns...)
 		}
 		size := 0
 		j := i
-		for ; j < len(x.changes) && x.changes[j].table == first.table && x.changes[j].kind == first.kind; j++ {
+		for ; j < len(x.changes) && x.changes[j].table == t && x.changes[j].kind == first.kind; j++ {
 			if j > i && size >= maxRowsEvent {
 				break
 			}
 			c := x.changes[j]
-			r := mysql.Row{}
-			if first.kind != typeWriteRows {
-				r.NullIdentifyColumns, r.Identify = c.nulls[0], c.images[0]
-			}
-			if first.kind != typeDeleteRows {
-				r.NullColumns, r.Data = c.nulls[1], c.images[1]
-			}
-			size += len(c.images[0]) + len(c.images[1])
-			rows.Rows = append(rows.Rows, r)
+			img := x.arena[c.off : c.off+c.before+c.after]
+			b = append(b, img...)
+			size += len(img)
 		}
 		if j == len(x.changes) {
-			rows.Flags = rowsStmtEndFlag
+			b[flagsAt] = rowsStmtEndFlag
 		}
-		var ev mysql.BinlogEvent
-		switch first.kind {
-		case typeWriteRows:
-			ev = mysql.NewWriteRowsEvent(l.format, m, first.table.ID, rows)
-		case typeUpdateRows:
-			ev = mysql.NewUpdateRowsEvent(l.format, m, first.table.ID, rows)
-		default:
-			ev = mysql.NewDeleteRowsEvent(l.format, m, first.table.ID, rows)
-		}
-		b = l.appendEvent(b, ev)
+		b = endEvent(b, st)
 		i = j
 	}
-	return l.appendEvent(b, mysql.NewXIDEvent(l.format, m))
+	b, st = l.startEvent(b, typeXID, ts)
+	b = append(b, 0, 0, 0, 0, 0, 0, 0, 0)
+	return endEvent(b, st)
+}
+
+// appendLenEnc appends MySQL's length-encoded integer.
+func appendLenEnc(b []byte, v uint64) []byte {
+	switch {
+	case v < 251:
+		return append(b, byte(v))
+	case v < 1<<16:
+		return append(b, 0xfc, byte(v), byte(v>>8))
+	case v < 1<<24:
+		return append(b, 0xfd, byte(v), byte(v>>8), byte(v>>16))
+	}
+	return binary.LittleEndian.AppendUint64(append(b, 0xfe), v)
 }
 
 // statementEvents is a transaction of one statement logged as its text
 // (DDL, BL-6): GTID, Query.
 func (l *Log) statementEvents(db, text string, now time.Time) []byte {
 	m := mysql.BinlogEventMetadata{ServerID: l.opts.ServerID, Timestamp: uint32(now.Unix())}
-	b := l.gtidEvent(nil, m)
+	b := l.appendGTID(nil, m.Timestamp)
 	return l.appendEvent(b, mysql.NewQueryEvent(l.format, m, mysql.Query{Database: db, SQL: text}))
 }
 
-// gtidEvent appends a GTID event with number 0 (filled at commit).
-func (l *Log) gtidEvent(b []byte, m mysql.BinlogEventMetadata) []byte {
-	return l.appendEvent(b, mysql.NewMySQLGTIDEvent(l.format, m, mysql.Mysql56GTID{Server: l.sid, Sequence: 0}, true))
+// appendGTID appends a GTID event (flags, the server's uuid, number 0:
+// filled at commit).
+func (l *Log) appendGTID(b []byte, ts uint32) []byte {
+	b, st := l.startEvent(b, typeGTID, ts)
+	b = append(b, 0)
+	b = append(b, l.sid[:]...)
+	b = append(b, 0, 0, 0, 0, 0, 0, 0, 0)
+	return endEvent(b, st)
 }
 
 func (l *Log) appendEvent(b []byte, ev mysql.BinlogEvent) []byte { return append(b, ev.Bytes()...) }
