@@ -1141,3 +1141,6 @@ func (db *DB) checkFreePages(used map[page.ID]string) error {
 	}
 	return nil
 }
+
+// LogCapacity is the redo log's capacity in bytes.
+func (db *DB) LogCapacity() int64 { return db.log.Capacity() }

@@ -578,6 +578,9 @@ func (db *DB) apply(ws *txn.WriteSet, seq Sequencer) (page.LSN, error) {
 		return 0, err
 	}
 	need := int64(ws.Bytes())*3 + 64<<10 // splits log whole new pages
+	if sb, ok := seq.(interface{ Bytes() int }); ok {
+		need += int64(sb.Bytes()) * 2 // EN-11: the sequencer's entries, and their pages
+	}
 	for attempt := 0; ; attempt++ {
 		if err := db.ensureLogSpace(need); err != nil {
 			return 0, err

@@ -113,7 +113,7 @@ func run(args []string) error {
 	fs.Var(&logBin, "log-bin", "write the binary log (row-based, GTIDs) and serve replicas; --log-bin=NAME names its files NAME.000001, ... (default binlog)")
 	serverID := fs.Uint("server-id", 1, "server id of the binary log's events")
 	maxBinlog := fs.String("max-binlog-size", "1G", "a binary log file is rotated when a transaction would take it past this size (at most 1G)")
-	maxBinlogTxn := fs.String("max-binlog-cache-size", "256M", "one transaction's binary log events; past it 1197")
+	maxBinlogTxn := fs.String("max-binlog-cache-size", "", "one transaction's binary log events; past it 1197 (default: an eighth of --log-capacity, the most one commit record can carry)")
 	args, sysVars, err := systemVariableArgs(fs, args)
 	if err != nil {
 		return err
@@ -192,10 +192,12 @@ func run(args []string) error {
 			db.Close()
 			return fmt.Errorf("--max-binlog-size %q: want 4K..1G", *maxBinlog)
 		}
-		txnSize, err := parseSize(*maxBinlogTxn)
-		if err != nil || txnSize <= 0 {
-			db.Close()
-			return fmt.Errorf("--max-binlog-cache-size %q: want a positive size", *maxBinlogTxn)
+		txnSize := db.LogCapacity() / 8
+		if *maxBinlogTxn != "" {
+			if txnSize, err = parseSize(*maxBinlogTxn); err != nil || txnSize <= 0 || txnSize > db.LogCapacity()/4 {
+				db.Close()
+				return fmt.Errorf("--max-binlog-cache-size %q: want a positive size up to a quarter of the redo log (%d)", *maxBinlogTxn, db.LogCapacity()/4)
+			}
 		}
 		if blog, err = binlog.Open(db, binlog.Options{Basename: logBin.name, ServerID: uint32(*serverID),
 			MaxFileSize: fileSize, MaxTxnBytes: txnSize, Version: server.DefaultVersion}); err != nil {

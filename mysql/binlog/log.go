@@ -36,12 +36,18 @@
 //	     after the statement succeeded: not atomic with the DDL (a crash
 //	     between the two loses the event; the DDL itself commits in several
 //	     engine transactions, SES-5).
-//	BL-7 A transaction's row images are bounded by max_binlog_cache_size:
-//	     the change that would pass it fails with 1197.
+//	BL-7 A transaction's row images are bounded by max_binlog_cache_size
+//	     (default an eighth of the redo log: the events go in one commit
+//	     record, which may take at most a quarter, WAL-3): the change that
+//	     would pass it fails with 1197.
 //	BL-9 A snapshot's position: the log's end after each recent commit is
 //	     kept by the commit's version timestamp, so a transaction reading
 //	     at a snapshot knows the file and position its data corresponds to
 //	     (a replica seeded from it starts there).
+//	BL-10 A transaction's events are cut into entries of at most 1 MiB
+//	     between events (an event larger than that is an entry alone), all
+//	     put by the same commit: the B+tree holds them as ordinary values,
+//	     and a reader still finds whole events in each entry.
 //	BL-8 Column encodings are MySQL's row format for every type the server
 //	     stores (rows.go); JSON goes as a LONGTEXT of its text (what a
 //	     MariaDB replica's JSON column is; MySQL's binary JSON is not
@@ -109,6 +115,13 @@ type commitEnd struct {
 
 const commitEnds = 1 << 16
 
+// entryBytes bounds an entry of the log keyspace (BL-10).
+const entryBytes = 1 << 20
+
+// Bytes is the size of the events the sequencer adds to its commit's
+// redo record (engine EN-11's log space estimate).
+func (s *sequencer) Bytes() int { return len(s.events) + 512 }
+
 // Open opens (or creates) the binary log of db and starts a new file
 // (BL-3).
 func Open(db *engine.DB, opts Options) (*Log, error) {
@@ -119,7 +132,7 @@ func Open(db *engine.DB, opts Options) (*Log, error) {
 		opts.MaxFileSize = 1 << 30
 	}
 	if opts.MaxTxnBytes <= 0 {
-		opts.MaxTxnBytes = 256 << 20
+		opts.MaxTxnBytes = db.LogCapacity() / 8 // what one commit record can carry (BL-7)
 	}
 	ks, err := db.Keyspace(keyspaceName)
 	if errors.Is(err, engine.ErrNoKeyspace) {
@@ -347,8 +360,21 @@ func (s *sequencer) Entries() ([]engine.Entry, error) {
 	if s.events != nil {
 		ev := s.events // placed again whole if a retry calls Entries again
 		place(ev, pos, gno)
-		out = append(out, engine.Entry{Keyspace: l.ks, Key: key(file, pos), Value: ev})
-		pos += uint64(len(ev))
+		// BL-10: entries of at most entryBytes, cut between events (a
+		// single larger event is an entry of its own).
+		for len(ev) > 0 {
+			n := 0
+			for n < len(ev) {
+				size := int(binary.LittleEndian.Uint32(ev[n+9:]))
+				if n > 0 && n+size > entryBytes {
+					break
+				}
+				n += size
+			}
+			out = append(out, engine.Entry{Keyspace: l.ks, Key: key(file, pos), Value: ev[:n]})
+			pos += uint64(n)
+			ev = ev[n:]
+		}
 		gno++
 	}
 	s.file, s.end, s.nextGNO = file, pos, gno

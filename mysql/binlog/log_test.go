@@ -6,6 +6,7 @@ import (
 	"hash/crc32"
 	"math/rand"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -263,3 +264,84 @@ func verify(t *testing.T, l *Log, db *engine.DB, ks *engine.Keyspace, acked map[
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestLargeTransaction (BL-7, BL-10): a transaction of 3 MiB of row images
+// commits as several entries cut between events, read back whole with
+// every row; one past max_binlog_cache_size (an eighth of the 32 MiB log)
+// fails with 1197 and leaves the capture usable.
+func TestLargeTransaction(t *testing.T) {
+	data := volume.NewMem("data", volume.MemOptions{})
+	logv := volume.NewMem("log", volume.MemOptions{})
+	opts := memOptions(data, logv)
+	opts.LogCapacity = 32 << 20
+	opts.BufferPoolBytes = 2000 * page.Size
+	db, err := engine.Open(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	l, err := Open(db, Options{ServerID: 1, Version: "8.0.33-test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := NewTable(5, "d", "t", sql.Schema{{Name: "k", Type: types.Int64}, {Name: "v", Type: types.Text}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pad := strings.Repeat("x", 300)
+	tx := db.Begin()
+	x := l.NewTxn()
+	for k := int64(0); k < 10000; k++ {
+		if err := x.Insert(tx.Savepoint(), tb, sql.Row{k, pad}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := l.Prepare(tx, x)
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	l.Committed(p)
+	x.Reset()
+	entries := 0
+	rows := 0
+	var tm *mysql.TableMap
+	for _, e := range readAll(t, l) {
+		ev, _, err := mysql.NewMysql56BinlogEvent(e.raw).StripChecksum(l.format)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case ev.IsTableMap():
+			tm, _ = ev.TableMap(l.format)
+		case ev.IsWriteRows():
+			r, err := ev.Rows(l.format, tm)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows += len(r.Rows)
+		}
+	}
+	tx2 := db.Begin()
+	it := tx2.Scan(l.ks, key(0, 0), key(0xff000000, 0), false)
+	for it.Next() {
+		entries++
+	}
+	it.Close()
+	tx2.Rollback()
+	if rows != 10000 || entries < 4 {
+		t.Fatalf("%d rows in %d entries, want 10000 rows in at least 4", rows, entries)
+	}
+	var err1197 error
+	for k := int64(0); k < 20000 && err1197 == nil; k++ {
+		err1197 = x.Insert(int(k), tb, sql.Row{k, pad})
+	}
+	var se *mysql.SQLError
+	if !errors.As(err1197, &se) || se.Num != 1197 {
+		t.Fatalf("past max_binlog_cache_size: %v, want 1197", err1197)
+	}
+	x.Reset()
+	if err := x.Insert(0, tb, sql.Row{int64(1), "after"}); err != nil {
+		t.Fatalf("the capture after 1197: %v", err)
+	}
+	t.Logf("%d rows in %d entries", rows, entries)
+}
