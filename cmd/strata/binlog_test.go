@@ -153,6 +153,12 @@ func TestMariaDBReplicaFollows(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitReplica(t, rdb, file, pos)
+	// SHOW SLAVE HOSTS lists the connected replica (server id 2).
+	var sid, rport, master uint32
+	var rhost string
+	if err := c.QueryRow("SHOW SLAVE HOSTS").Scan(&sid, &rhost, &rport, &master); err != nil || sid != 2 || master != 7 {
+		t.Fatalf("SHOW SLAVE HOSTS: server %d, master %d, %v", sid, master, err)
+	}
 	want := tableSums(t, c, []string{"sbtest1", "sbtest2"})
 	rdb.Exec("USE sbtest")
 	got := tableSums(t, rdb, []string{"sbtest1", "sbtest2"})
@@ -278,7 +284,7 @@ func TestBinlogPrivileges(t *testing.T) {
 		"CREATE USER plain@'%' IDENTIFIED BY 'pw'", "GRANT SELECT, INSERT ON app.* TO plain@'%'",
 		"CREATE USER repl@'%' IDENTIFIED BY 'pw'", "GRANT REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO repl@'%'")
 	plain := userDB(t, p, "plain", "pw", "app", false)
-	for _, q := range []string{"SHOW MASTER STATUS", "SHOW BINARY LOG STATUS", "SHOW BINARY LOGS", "PURGE BINARY LOGS TO 'binlog.000001'"} {
+	for _, q := range []string{"SHOW MASTER STATUS", "SHOW BINARY LOG STATUS", "SHOW BINARY LOGS", "SHOW SLAVE HOSTS", "PURGE BINARY LOGS TO 'binlog.000001'"} {
 		_, err := plain.Exec(q)
 		wantCode(t, "plain: "+q, err, 1227)
 	}

@@ -37,6 +37,7 @@ type errorHandler struct {
 	grants   *mysql_db.MySQLDb
 	binlog   *binlog.Log // nil: the binary log is off
 	ddl      sync.Map    // connection id -> the DDL text begun (SRV-REPL-4)
+	replicas sync.Map    // connection id -> replicaInfo (SRV-REPL-7)
 }
 
 // session is c's backend session (nil before go-mysql-server made it).
@@ -70,6 +71,7 @@ func (h *errorHandler) ConnectionClosed(c *mysql.Conn) {
 	singleStatementClients.Delete(c.ConnectionID)
 	handshakeApplied.Delete(c.ConnectionID)
 	h.ddl.Delete(c.ConnectionID)
+	h.replicas.Delete(c.ConnectionID)
 	h.Handler.ConnectionClosed(c)
 }
 

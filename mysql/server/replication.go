@@ -9,6 +9,7 @@ import (
 	"math"
 	"net"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -47,6 +48,10 @@ import (
 // transaction's snapshot (binlog BL-9; START TRANSACTION WITH CONSISTENT
 // SNAPSHOT), so mariadb-dump --single-transaction --master-data writes the
 // position its data is at, without FLUSH TABLES WITH READ LOCK.
+// SRV-REPL-7 COM_REGISTER_SLAVE's server id, host, port and master id
+// (read by the connection's reader; the wire library keeps only host and
+// port) are listed by SHOW SLAVE HOSTS / SHOW REPLICAS (REPLICATION SLAVE)
+// while the replica's connection lasts.
 // SRV-REPL-5 mariadb-binlog --read-from-remote-server (its handshake's
 // program_name) is answered SELECT VERSION() with 5.7.99-<version>: the
 // tool refuses a server whose version begins with 8.
@@ -58,7 +63,7 @@ import (
 
 var snapshotStatusRE = regexp.MustCompile(`(?is)^\s*SHOW\s+(?:SESSION\s+|LOCAL\s+)?STATUS\s+LIKE\s+'binlog_snapshot_%'\s*;?\s*$`)
 
-var replStatementRE = regexp.MustCompile(`(?is)^\s*(?:SHOW\s+(MASTER\s+STATUS|BINARY\s+LOG\s+STATUS|BINARY\s+LOGS|MASTER\s+LOGS)|PURGE\s+(?:BINARY|MASTER)\s+LOGS\s+(TO|BEFORE)\s+(.+?))\s*;?\s*$`)
+var replStatementRE = regexp.MustCompile(`(?is)^\s*(?:SHOW\s+(MASTER\s+STATUS|BINARY\s+LOG\s+STATUS|BINARY\s+LOGS|MASTER\s+LOGS|SLAVE\s+HOSTS|REPLICAS)|PURGE\s+(?:BINARY|MASTER)\s+LOGS\s+(TO|BEFORE)\s+(.+?))\s*;?\s*$`)
 
 func (h *errorHandler) hasPrivilege(ctx *sql.Context, privs ...sql.PrivilegeType) bool {
 	if h.grants == nil || !h.grants.Enabled() {
@@ -109,6 +114,15 @@ func (h *errorHandler) replicationStatement(goctx context.Context, c *mysql.Conn
 	}
 	ctx := sql.NewContext(goctx, sql.WithSession(s))
 	show := strings.ToUpper(strings.Join(strings.Fields(m[1]), " "))
+	if show == "SLAVE HOSTS" || show == "REPLICAS" {
+		if !h.hasPrivilege(ctx, sql.PrivilegeType_ReplicationSlave, sql.PrivilegeType_Super) {
+			return nil, true, needPrivileges("REPLICATION SLAVE")
+		}
+		if h.binlog == nil {
+			return replicaColumns(show == "REPLICAS"), true, nil
+		}
+		return h.showReplicas(show == "REPLICAS"), true, nil
+	}
 	if show != "" {
 		if !h.hasPrivilege(ctx, sql.PrivilegeType_ReplicationClient, sql.PrivilegeType_Super) {
 			return nil, true, needPrivileges("SUPER, REPLICATION CLIENT")
@@ -169,12 +183,46 @@ func (h *errorHandler) replicationStatement(goctx context.Context, c *mysql.Conn
 
 var errNoBinlog = mysql.NewSQLError(1381, "HY000", "You are not using binary logging")
 
-// ComRegisterReplica accepts a replica's registration (SRV-REPL-2).
+// ComRegisterReplica accepts a replica's registration (SRV-REPL-2) and
+// lists it in SHOW SLAVE HOSTS / SHOW REPLICAS while its connection lasts
+// (SRV-REPL-7).
 func (h *errorHandler) ComRegisterReplica(c *mysql.Conn, host string, port uint16, user, password string) error {
 	if h.binlog == nil {
 		return errNoBinlog
 	}
-	return h.replicationAllowed(c)
+	if err := h.replicationAllowed(c); err != nil {
+		return err
+	}
+	r := replicaInfo{host: host, port: port}
+	if d, ok := c.Conn.(*dumpConn); ok {
+		r = d.replica
+	}
+	h.replicas.Store(c.ConnectionID, r)
+	return nil
+}
+
+// showReplicas answers SHOW SLAVE HOSTS (MariaDB's columns) and SHOW
+// REPLICAS (MySQL 8's) from the registered replicas (SRV-REPL-7).
+func (h *errorHandler) showReplicas(mysqlColumns bool) *sqltypes.Result {
+	res := replicaColumns(mysqlColumns)
+	own := h.binlog.ServerID()
+	var rows [][]sqltypes.Value
+	h.replicas.Range(func(_, v any) bool {
+		r := v.(replicaInfo)
+		master := r.masterID
+		if master == 0 {
+			master = own
+		}
+		row := []sqltypes.Value{sqltypes.NewUint32(r.serverID), sqltypes.NewVarChar(r.host), sqltypes.NewUint32(uint32(r.port)), sqltypes.NewUint32(master)}
+		if mysqlColumns {
+			row = append(row, sqltypes.NewVarChar(""))
+		}
+		rows = append(rows, row)
+		return true
+	})
+	sort.Slice(rows, func(i, j int) bool { return rows[i][0].ToString() < rows[j][0].ToString() })
+	res.Rows = rows
+	return res
 }
 
 func (h *errorHandler) replicationAllowed(c *mysql.Conn) error {
@@ -312,6 +360,41 @@ type dumpConn struct {
 	// the flag).
 	nonBlock bool
 	program  string // the handshake's program_name attribute
+	replica  replicaInfo
+}
+
+// replicaInfo is what a COM_REGISTER_SLAVE says of the replica.
+type replicaInfo struct {
+	serverID, masterID uint32
+	host               string
+	port               uint16
+}
+
+// parseRegister reads COM_REGISTER_SLAVE's payload after the command
+// byte: server id, host, user, password (each length-prefixed), port,
+// rank, master id.
+func parseRegister(p []byte) replicaInfo {
+	var r replicaInfo
+	if len(p) < 4 {
+		return r
+	}
+	r.serverID = binary.LittleEndian.Uint32(p)
+	p = p[4:]
+	var fields [3]string
+	for i := range fields {
+		if len(p) < 1 || len(p) < 1+int(p[0]) {
+			return r
+		}
+		fields[i], p = string(p[1:1+int(p[0])]), p[1+int(p[0]):]
+	}
+	r.host = fields[0]
+	if len(p) >= 2 {
+		r.port = binary.LittleEndian.Uint16(p)
+	}
+	if len(p) >= 10 {
+		r.masterID = binary.LittleEndian.Uint32(p[6:])
+	}
+	return r
 }
 
 func newDumpConn(c net.Conn) *dumpConn { return &dumpConn{Conn: c, r: bufio.NewReaderSize(c, 4096)} }
@@ -348,6 +431,9 @@ func (d *dumpConn) Read(p []byte) (int, error) {
 		copy(pkt, hdr[:])
 		if _, err := io.ReadFull(d.r, pkt[4:]); err != nil {
 			return 0, err
+		}
+		if pkt[4] == mysql.ComRegisterReplica {
+			d.replica = parseRegister(pkt[5:])
 		}
 		if pkt[4] == mysql.ComBinlogDump {
 			d.nonBlock = len(pkt) >= 11 && binary.LittleEndian.Uint16(pkt[9:])&mysql.BinlogDumpNonBlock != 0
@@ -437,4 +523,16 @@ func expireLoop(l *binlog.Log) {
 		case <-time.After(time.Minute):
 		}
 	}
+}
+
+// replicaColumns is SHOW SLAVE HOSTS' (MariaDB) or SHOW REPLICAS' (MySQL
+// 8) result without rows.
+func replicaColumns(mysqlColumns bool) *sqltypes.Result {
+	u32 := func(n string) *querypb.Field {
+		return &querypb.Field{Name: n, Type: sqltypes.Uint32, Charset: 63, ColumnLength: 10}
+	}
+	if mysqlColumns {
+		return &sqltypes.Result{Fields: []*querypb.Field{u32("Server_Id"), textField("Host"), u32("Port"), u32("Source_Id"), textField("Replica_UUID")}}
+	}
+	return &sqltypes.Result{Fields: []*querypb.Field{u32("Server_id"), textField("Host"), u32("Port"), u32("Master_id")}}
 }
