@@ -57,10 +57,12 @@ type Tx struct {
 // reports, still under the latch, whether that mini-transaction committed
 // (false: Entries may run again in a retry, or the commit failed) and the
 // commit's version timestamp (what snapshots compare with, EN-8; 0 for a
-// staged commit, whose timestamp comes later).
+// staged commit, whose timestamp comes later). Bytes bounds the size of
+// the entries, for the commit's log-space estimate.
 type Sequencer interface {
 	Entries() ([]Entry, error)
 	End(committed bool, ts uint64)
+	Bytes() int
 }
 
 // Entry is one key and value a Sequencer puts.
@@ -578,8 +580,8 @@ func (db *DB) apply(ws *txn.WriteSet, seq Sequencer) (page.LSN, error) {
 		return 0, err
 	}
 	need := int64(ws.Bytes())*3 + 64<<10 // splits log whole new pages
-	if sb, ok := seq.(interface{ Bytes() int }); ok {
-		need += int64(sb.Bytes()) * 2 // EN-11: the sequencer's entries, and their pages
+	if seq != nil {
+		need += int64(seq.Bytes()) * 2 // EN-11: the sequencer's entries, and their pages
 	}
 	for attempt := 0; ; attempt++ {
 		if err := db.ensureLogSpace(need); err != nil {

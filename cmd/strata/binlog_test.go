@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"database/sql"
 	"encoding/json"
 	"fmt"
@@ -35,17 +36,7 @@ func TestMariaDBReplicaFollows(t *testing.T) {
 	port := freePort(t)
 	args := []string{"--log-bin", "--server-id", "7", "--max-binlog-size", "256K"}
 	p := startProc(t, dir, port, args...)
-	replica, err := mariadbtest.Start(filepath.Join(work, "replica"), "--server-id=2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer replica.Stop()
-	rdb, err := sql.Open("mysql", "root@tcp("+replica.Addr+")/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rdb.Close()
-	rdb.SetMaxOpenConns(1)
+	_, rdb := startReplica(t, filepath.Join(work, "replica"))
 	mustExec(t, rdb, fmt.Sprintf("CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=%d, MASTER_USER='root', MASTER_PASSWORD='', "+
 		"MASTER_LOG_FILE='binlog.000001', MASTER_LOG_POS=4, MASTER_USE_GTID=no, MASTER_CONNECT_RETRY=1", port))
 	mustExec(t, rdb, "START SLAVE")
@@ -146,12 +137,7 @@ func TestMariaDBReplicaFollows(t *testing.T) {
 	mustExec(t, c, "CREATE TABLE after_kill (id INT PRIMARY KEY)")
 	mustExec(t, c, "INSERT INTO after_kill VALUES (1), (2)")
 
-	var file string
-	var pos uint64
-	var a, b, gtids string
-	if err := c.QueryRow("SHOW MASTER STATUS").Scan(&file, &pos, &a, &b, &gtids); err != nil {
-		t.Fatal(err)
-	}
+	file, pos, gtids := masterStatus(t, c)
 	waitReplica(t, rdb, file, pos)
 	// SHOW SLAVE HOSTS lists the connected replica (server id 2).
 	var sid, rport, master uint32
@@ -296,10 +282,8 @@ func TestBinlogPrivileges(t *testing.T) {
 		t.Fatalf("plain read the log: %v\n%s", err, tail(out))
 	}
 	repl := userDB(t, p, "repl", "pw", "", false)
-	var file, a, b, g string
-	var pos uint64
-	if err := repl.QueryRow("SHOW MASTER STATUS").Scan(&file, &pos, &a, &b, &g); err != nil || file != "binlog.000001" || pos < 100 {
-		t.Fatalf("repl: SHOW MASTER STATUS %s %d: %v", file, pos, err)
+	if file, pos, _ := masterStatus(t, repl); file != "binlog.000001" || pos < 100 {
+		t.Fatalf("repl: SHOW MASTER STATUS %s %d", file, pos)
 	}
 	_, err := repl.Exec("PURGE BINARY LOGS TO 'binlog.000001'")
 	wantCode(t, "repl: PURGE", err, 1227)
@@ -346,11 +330,7 @@ func TestReplicaSeededFromDump(t *testing.T) {
 			vals = vals[:0]
 		}
 	}
-	replica, err := mariadbtest.Start(filepath.Join(work, "replica"), "--server-id=2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer replica.Stop()
+	replica, rdb := startReplica(t, filepath.Join(work, "replica"))
 	stop := make(chan struct{})
 	writers := make(chan int, 3)
 	for w := 0; w < 3; w++ {
@@ -393,25 +373,10 @@ func TestReplicaSeededFromDump(t *testing.T) {
 	if !strings.Contains(string(dump), "CHANGE MASTER TO MASTER_LOG_FILE='binlog.000001'") {
 		t.Fatalf("the dump has no position:\n%s", tail(dump[:min(len(dump), 3000)]))
 	}
-	rdb, err := sql.Open("mysql", "root@tcp("+replica.Addr+")/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rdb.Close()
-	rdb.SetMaxOpenConns(1)
 	mustExec(t, rdb, fmt.Sprintf("CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=%d, MASTER_USER='root', MASTER_PASSWORD='', MASTER_USE_GTID=no, MASTER_CONNECT_RETRY=1", port))
-	host, rport, _ := strings.Cut(replica.Addr, ":")
-	load := exec.Command("mariadb", "-h"+host, "-P"+rport, "-uroot")
-	load.Stdin = strings.NewReader(string(dump))
-	if out, err := load.CombinedOutput(); err != nil {
-		t.Fatalf("loading the dump: %v\n%s\n%s", err, out, tail(dump[:min(len(dump), 4000)]))
-	}
+	loadDump(t, replica.Addr, dump)
 	mustExec(t, rdb, "START SLAVE")
-	var file, a, b, g string
-	var pos uint64
-	if err := c.QueryRow("SHOW MASTER STATUS").Scan(&file, &pos, &a, &b, &g); err != nil {
-		t.Fatal(err)
-	}
+	file, pos, _ := masterStatus(t, c)
 	waitReplica(t, rdb, file, pos)
 	sum := func(db *sql.DB) string {
 		var s string
@@ -481,36 +446,17 @@ func TestBackupRestoreReplica(t *testing.T) {
 			t.Fatalf("restored %s: %d rows by primary key, %d by index k", tb, len(byPK), len(byK))
 		}
 	}
-	replica, err := mariadbtest.Start(filepath.Join(work, "replica"), "--server-id=2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer replica.Stop()
-	rdb, err := sql.Open("mysql", "root@tcp("+replica.Addr+")/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rdb.Close()
-	rdb.SetMaxOpenConns(1)
+	replica, rdb := startReplica(t, filepath.Join(work, "replica"))
 	dump, err := exec.Command("mariadb-dump", "--skip-ssl", "-h127.0.0.1", "-P"+strconv.Itoa(rport), "-uroot",
 		"--single-transaction", "--databases", "sbtest").Output()
 	if err != nil {
 		t.Fatalf("mariadb-dump of the restored server: %v", err)
 	}
-	host, mport, _ := strings.Cut(replica.Addr, ":")
-	load := exec.Command("mariadb", "-h"+host, "-P"+mport, "-uroot")
-	load.Stdin = strings.NewReader(string(dump))
-	if o, err := load.CombinedOutput(); err != nil {
-		t.Fatalf("loading the restored server's dump: %v\n%s", err, o)
-	}
+	loadDump(t, replica.Addr, dump)
 	mustExec(t, rdb, fmt.Sprintf("CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=%d, MASTER_USER='root', MASTER_PASSWORD='', "+
 		"MASTER_LOG_FILE='%s', MASTER_LOG_POS=%d, MASTER_USE_GTID=no, MASTER_CONNECT_RETRY=1", port, prep.File, prep.Pos), "START SLAVE")
 	c := p.db("sbtest")
-	var file, a, bb, g string
-	var pos uint64
-	if err := c.QueryRow("SHOW MASTER STATUS").Scan(&file, &pos, &a, &bb, &g); err != nil {
-		t.Fatal(err)
-	}
+	file, pos, _ := masterStatus(t, c)
 	waitReplica(t, rdb, file, pos)
 	want := tableSums(t, c, []string{"sbtest1", "sbtest2"})
 	rdb.Exec("USE sbtest")
@@ -520,4 +466,45 @@ func TestBackupRestoreReplica(t *testing.T) {
 	t.Logf("backup at %s:%d; replica from it caught up to %s:%d; %v", prep.File, prep.Pos, file, pos, want)
 	r.stop()
 	p.stop()
+}
+
+// startReplica starts a MariaDB 10.11 replica (server id 2) under dir and
+// a one-connection client to it (USE and the replica's SHOW statements
+// stay on one session); both end with the test.
+func startReplica(t *testing.T, dir string) (*mariadbtest.Server, *sql.DB) {
+	t.Helper()
+	replica, err := mariadbtest.Start(dir, "--server-id=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(replica.Stop)
+	rdb, err := sql.Open("mysql", "root@tcp("+replica.Addr+")/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rdb.Close() })
+	rdb.SetMaxOpenConns(1)
+	return replica, rdb
+}
+
+// loadDump runs a dump through the mariadb client against addr.
+func loadDump(t *testing.T, addr string, dump []byte) {
+	t.Helper()
+	host, port, _ := strings.Cut(addr, ":")
+	load := exec.Command("mariadb", "-h"+host, "-P"+port, "-uroot")
+	load.Stdin = bytes.NewReader(dump)
+	if out, err := load.CombinedOutput(); err != nil {
+		t.Fatalf("loading a dump into %s: %v\n%s\n%s", addr, err, out, tail(dump[:min(len(dump), 4000)]))
+	}
+}
+
+// masterStatus is SHOW MASTER STATUS's file, position and executed GTIDs.
+func masterStatus(t *testing.T, c *sql.DB) (string, uint64, string) {
+	t.Helper()
+	var file, doDB, ignoreDB, gtids string
+	var pos uint64
+	if err := c.QueryRow("SHOW MASTER STATUS").Scan(&file, &pos, &doDB, &ignoreDB, &gtids); err != nil {
+		t.Fatal(err)
+	}
+	return file, pos, gtids
 }

@@ -96,11 +96,7 @@ func TestGTIDConsumerModel(t *testing.T) {
 	p = startProc(t, dir, port, "--log-bin")
 	workload(p, 1, 2*time.Second, false)
 
-	var file, a, b, gtids string
-	var pos uint64
-	if err := p.db("").QueryRow("SHOW MASTER STATUS").Scan(&file, &pos, &a, &b, &gtids); err != nil {
-		t.Fatal(err)
-	}
+	_, _, gtids := masterStatus(t, p.db(""))
 	want := map[string]map[string]string{}
 	for _, tb := range []string{"t1", "t2"} {
 		want[tb] = map[string]string{}

@@ -638,13 +638,11 @@ func (e *editor) insert(ctx *sql.Context, tx *engine.Tx, row sql.Row) error {
 	if err := e.insertRow(ctx, tx, row); err != nil {
 		return err
 	}
-	if bt, err := e.binlogTable(); bt != nil || err != nil {
-		if err != nil {
-			return err
-		}
-		return e.s.binlog.Insert(sp, bt, row)
+	bt, err := e.binlogTable()
+	if bt == nil || err != nil {
+		return err
 	}
-	return nil
+	return e.s.binlog.Insert(sp, bt, row)
 }
 
 func (e *editor) delete(ctx *sql.Context, tx *engine.Tx, row sql.Row) error {
@@ -653,13 +651,11 @@ func (e *editor) delete(ctx *sql.Context, tx *engine.Tx, row sql.Row) error {
 	if err != nil {
 		return err
 	}
-	if bt, err := e.binlogTable(); bt != nil || err != nil {
-		if err != nil {
-			return err
-		}
-		return e.s.binlog.Delete(sp, bt, deleted)
+	bt, err := e.binlogTable()
+	if bt == nil || err != nil {
+		return err
 	}
-	return nil
+	return e.s.binlog.Delete(sp, bt, deleted)
 }
 
 func (e *editor) update(ctx *sql.Context, tx *engine.Tx, old, row sql.Row) error {
@@ -667,13 +663,11 @@ func (e *editor) update(ctx *sql.Context, tx *engine.Tx, old, row sql.Row) error
 	if err := e.updateRow(ctx, tx, old, row); err != nil {
 		return err
 	}
-	if bt, err := e.binlogTable(); bt != nil || err != nil {
-		if err != nil {
-			return err
-		}
-		return e.s.binlog.Update(sp, bt, old, row)
+	bt, err := e.binlogTable()
+	if bt == nil || err != nil {
+		return err
 	}
-	return nil
+	return e.s.binlog.Update(sp, bt, old, row)
 }
 
 // binlogTable is the table as the binary log describes it, or nil when

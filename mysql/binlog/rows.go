@@ -75,16 +75,18 @@ func (t *Table) tableMap() *mysql.TableMap {
 	return tm
 }
 
-// Image appends the row image of row (every column, BL-2) to b and sets
-// the NULL columns in nulls.
-func (t *Table) Image(b []byte, row sql.Row, nulls *mysql.Bitmap) ([]byte, error) {
+// Image appends the row image of row to b as a rows event carries it
+// (every column, BL-2): the NULL bitmap, then each non-NULL value.
+func (t *Table) Image(b []byte, row sql.Row) ([]byte, error) {
 	if len(row) != len(t.Columns) {
 		return nil, fmt.Errorf("binlog: row of %d values for %d columns of %s.%s", len(row), len(t.Columns), t.Database, t.Name)
 	}
+	start := len(b)
+	b = append(b, make([]byte, (len(t.Columns)+7)/8)...)
 	var err error
 	for i, v := range row {
 		if v == nil {
-			nulls.Set(i, true)
+			b[start+i/8] |= 1 << (i % 8)
 			continue
 		}
 		if b, err = t.Columns[i].enc(b, v); err != nil {

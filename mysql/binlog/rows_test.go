@@ -47,12 +47,16 @@ func decodeRow(t *testing.T, tb *Table, img []byte, nulls mysql.Bitmap) []string
 
 func image(t *testing.T, tb *Table, row sql.Row) ([]byte, mysql.Bitmap) {
 	t.Helper()
-	nulls := mysql.NewServerBitmap(len(tb.Columns))
-	img, err := tb.Image(nil, row, &nulls)
+	img, err := tb.Image(nil, row)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return img, nulls
+	nb := (len(tb.Columns) + 7) / 8
+	nulls := mysql.NewServerBitmap(len(tb.Columns))
+	for i := range tb.Columns {
+		nulls.Set(i, img[i/8]&(1<<(i%8)) != 0)
+	}
+	return img[nb:], nulls
 }
 
 func mustTime(s string) time.Time {

@@ -2,7 +2,6 @@ package binlog
 
 import (
 	"encoding/binary"
-	"fmt"
 	"slices"
 	"time"
 
@@ -60,25 +59,15 @@ func errTooLarge() error {
 		"Multi-statement transaction required more than 'max_binlog_cache_size' bytes of storage; increase this mysqld variable and try again")
 }
 
-// appendImage appends row's NULL bitmap and values to x's arena.
+// appendImage appends row's image to x's arena and returns its length.
 func (x *Txn) appendImage(t *Table, row sql.Row) (int, error) {
 	start := len(x.arena)
-	nb := (len(t.Columns) + 7) / 8
-	x.arena = append(x.arena, make([]byte, nb)...)
-	if len(row) != len(t.Columns) {
-		return 0, fmt.Errorf("binlog: row of %d values for %d columns of %s.%s", len(row), len(t.Columns), t.Database, t.Name)
+	b, err := t.Image(x.arena, row)
+	if err != nil {
+		return 0, err
 	}
-	var err error
-	for i, v := range row {
-		if v == nil {
-			x.arena[start+i/8] |= 1 << (i % 8)
-			continue
-		}
-		if x.arena, err = t.Columns[i].enc(x.arena, v); err != nil {
-			return 0, fmt.Errorf("binlog: %s.%s column %d: %w", t.Database, t.Name, i+1, err)
-		}
-	}
-	return len(x.arena) - start, nil
+	x.arena = b
+	return len(b) - start, nil
 }
 
 func (x *Txn) add(sp int, t *Table, kind byte, before, after sql.Row) error {
@@ -176,12 +165,8 @@ func (l *Log) events(x *Txn, now time.Time) []byte {
 	ts := uint32(now.Unix())
 	b := make([]byte, 0, 256+len(x.arena)+len(x.changes)*24)
 	b = l.appendGTID(b, ts)
+	b = l.appendQuery(b, ts, "", "BEGIN")
 	var st int
-	b, st = l.startEvent(b, typeQuery, ts)
-	b = append(b, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) // thread, exec time, db length, error, status vars length
-	b = append(b, 0)                                     // the empty database name's terminator
-	b = append(b, "BEGIN"...)
-	b = endEvent(b, st)
 	var maps [4]*Table
 	seen := maps[:0]
 	for _, c := range x.changes {
@@ -242,9 +227,18 @@ func appendLenEnc(b []byte, v uint64) []byte {
 // statementEvents is a transaction of one statement logged as its text
 // (DDL, BL-6): GTID, Query.
 func (l *Log) statementEvents(db, text string, now time.Time) []byte {
-	m := mysql.BinlogEventMetadata{ServerID: l.opts.ServerID, Timestamp: uint32(now.Unix())}
-	b := l.appendGTID(nil, m.Timestamp)
-	return l.appendEvent(b, mysql.NewQueryEvent(l.format, m, mysql.Query{Database: db, SQL: text}))
+	ts := uint32(now.Unix())
+	return l.appendQuery(l.appendGTID(nil, ts), ts, db, text)
+}
+
+// appendQuery appends a Query event of text run in database db: thread
+// id, execution time, the database name's length, error code, no status
+// variables, then the name, a NUL and the text.
+func (l *Log) appendQuery(b []byte, ts uint32, db, text string) []byte {
+	b, st := l.startEvent(b, typeQuery, ts)
+	b = append(b, 0, 0, 0, 0, 0, 0, 0, 0, byte(len(db)), 0, 0, 0, 0)
+	b = append(append(append(b, db...), 0), text...)
+	return endEvent(b, st)
 }
 
 // appendGTID appends a GTID event (flags, the server's uuid, number 0:

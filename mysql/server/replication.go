@@ -352,7 +352,7 @@ func (h *errorHandler) logStatement(c *mysql.Conn, query string) {
 type dumpConn struct {
 	net.Conn
 	r       *bufio.Reader
-	out     []byte // a header or a whole rewritten packet, not yet read
+	out     []byte // a packet read whole (rewritten or looked at), not yet read
 	payload int    // bytes of the current packet still to pass through
 	raw     bool   // after a TLS request: bytes pass unread
 	// nonBlock: the last COM_BINLOG_DUMP asked to stop at the end of the
@@ -419,47 +419,48 @@ func (d *dumpConn) Read(p []byte) (int, error) {
 		d.payload -= n
 		return n, err
 	}
-	var hdr [4]byte
-	if _, err := io.ReadFull(d.r, hdr[:]); err != nil {
+	// A packet is read whole only when it is looked at: a
+	// COM_BINLOG_DUMP or COM_REGISTER_SLAVE, or the handshake's; every
+	// other one passes through from the buffer (header included).
+	hdr, err := d.r.Peek(4)
+	if err != nil {
 		return 0, err
 	}
 	size := int(hdr[0]) | int(hdr[1])<<8 | int(hdr[2])<<16
 	seq := hdr[3]
+	inspect := size > 0 && size < 4096 && seq == 1
+	if size > 0 && size < 4096 && seq == 0 {
+		if c, err := d.r.Peek(5); err == nil && (c[4] == mysql.ComBinlogDump || c[4] == mysql.ComRegisterReplica) {
+			inspect = true
+		}
+	}
+	if !inspect {
+		d.payload = 4 + size
+		return d.Read(p)
+	}
+	pkt := make([]byte, 4+size)
+	if _, err := io.ReadFull(d.r, pkt); err != nil {
+		return 0, err
+	}
 	switch {
-	case seq == 0 && size > 0 && size < 4096:
-		pkt := make([]byte, 4+size)
-		copy(pkt, hdr[:])
-		if _, err := io.ReadFull(d.r, pkt[4:]); err != nil {
-			return 0, err
-		}
-		if pkt[4] == mysql.ComRegisterReplica {
-			d.replica = parseRegister(pkt[5:])
-		}
-		if pkt[4] == mysql.ComBinlogDump {
-			d.nonBlock = len(pkt) >= 11 && binary.LittleEndian.Uint16(pkt[9:])&mysql.BinlogDumpNonBlock != 0
-			pkt = rewriteDump(pkt[4:])
-		}
-		d.out = pkt
-	case seq == 1 && size < 4096:
-		// A TLS request (CLIENT_SSL in its capabilities, 32 bytes) or the
-		// handshake response, whose attributes name the client program.
-		pkt := make([]byte, 4+size)
-		copy(pkt, hdr[:])
-		if _, err := io.ReadFull(d.r, pkt[4:]); err != nil {
-			return 0, err
-		}
-		if size == 32 && binary.LittleEndian.Uint32(pkt[4:])&mysql.CapabilityClientSSL != 0 {
-			d.raw = true
-		} else if i := strings.Index(string(pkt), "\x0cprogram_name"); i >= 0 && i+14 < len(pkt) {
+	case seq == 0 && pkt[4] == mysql.ComRegisterReplica:
+		d.replica = parseRegister(pkt[5:])
+	case seq == 0: // COM_BINLOG_DUMP
+		d.nonBlock = len(pkt) >= 11 && binary.LittleEndian.Uint16(pkt[9:])&mysql.BinlogDumpNonBlock != 0
+		pkt = rewriteDump(pkt[4:])
+	case size == 32 && binary.LittleEndian.Uint32(pkt[4:])&mysql.CapabilityClientSSL != 0:
+		// A TLS request (CLIENT_SSL in its capabilities): bytes pass
+		// unread from here on.
+		d.raw = true
+	default:
+		// The handshake response: its attributes name the client program.
+		if i := strings.Index(string(pkt), "\x0cprogram_name"); i >= 0 && i+14 < len(pkt) {
 			if n := int(pkt[i+13]); n < 0xfb && i+14+n <= len(pkt) {
 				d.program = string(pkt[i+14 : i+14+n])
 			}
 		}
-		d.out = pkt
-	default:
-		d.out = append([]byte(nil), hdr[:]...)
-		d.payload = size
 	}
+	d.out = pkt
 	n := copy(p, d.out)
 	d.out = d.out[n:]
 	return n, nil
