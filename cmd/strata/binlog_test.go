@@ -278,6 +278,12 @@ func TestBinlogPrivileges(t *testing.T) {
 		return exec.Command("mariadb-binlog", "--skip-ssl", "--read-from-remote-server", "-h127.0.0.1",
 			"-P"+strconv.Itoa(port), "-u"+user, "-ppw", "-v", "binlog.000001").CombinedOutput()
 	}
+	// An online backup needs BACKUP_ADMIN (server SRV-CLONE).
+	_, err := plain.Exec("CLONE LOCAL DATA DIRECTORY = '" + filepath.Join(dir, "clone-by-plain") + "'")
+	wantCode(t, "plain: CLONE", err, 1227)
+	if _, err := os.Stat(filepath.Join(dir, "clone-by-plain")); err == nil {
+		t.Fatal("a refused CLONE wrote its directory")
+	}
 	if out, err := binlogAs("plain"); err == nil || !strings.Contains(string(out), "REPLICATION SLAVE") {
 		t.Fatalf("plain read the log: %v\n%s", err, tail(out))
 	}
@@ -285,7 +291,7 @@ func TestBinlogPrivileges(t *testing.T) {
 	if file, pos, _ := masterStatus(t, repl); file != "binlog.000001" || pos < 100 {
 		t.Fatalf("repl: SHOW MASTER STATUS %s %d", file, pos)
 	}
-	_, err := repl.Exec("PURGE BINARY LOGS TO 'binlog.000001'")
+	_, err = repl.Exec("PURGE BINARY LOGS TO 'binlog.000001'")
 	wantCode(t, "repl: PURGE", err, 1227)
 	out, err := binlogAs("repl")
 	if err != nil || !strings.Contains(string(out), "### INSERT INTO `app`.`t`") {
