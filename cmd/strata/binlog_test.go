@@ -514,3 +514,57 @@ func masterStatus(t *testing.T, c *sql.DB) (string, uint64, string) {
 	}
 	return file, pos, gtids
 }
+
+// TestDDLFromProceduresReplicated (rules RULE-78, backend CAT-7): DDL a
+// client does not send itself reaches a MariaDB replica: CREATE TABLE in a
+// stored procedure, the migration idiom of a procedure that PREPAREs an
+// ALTER TABLE from a user variable and EXECUTEs it, a top-level PREPARE /
+// EXECUTE of a CREATE INDEX, a procedure's DROP TABLE IF EXISTS of nothing,
+// and a CREATE TABLE undone because its FOREIGN KEY fails. The replica
+// applies every later row change with no error and ends with the
+// primary's columns, indexes and checksums.
+func TestDDLFromProceduresReplicated(t *testing.T) {
+	work := t.TempDir()
+	port := freePort(t)
+	p := startProc(t, filepath.Join(work, "strata"), port, "--log-bin")
+	_, rdb := startReplica(t, filepath.Join(work, "replica"))
+	mustExec(t, rdb, fmt.Sprintf("CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=%d, MASTER_USER='root', MASTER_PASSWORD='', MASTER_USE_GTID=no, MASTER_CONNECT_RETRY=1, MASTER_LOG_FILE='binlog.000001', MASTER_LOG_POS=4", port), "START SLAVE")
+	c := p.db("")
+	c.SetMaxOpenConns(1) // user variables and prepared statements are the session's
+	mustExec(t, c,
+		"CREATE DATABASE app COLLATE utf8mb4_general_ci", "USE app",
+		"CREATE PROCEDURE setup() BEGIN CREATE TABLE made (id INT PRIMARY KEY, v INT); INSERT INTO made VALUES (1, 10), (2, 20); DROP TABLE IF EXISTS nosuch; END",
+		"CALL setup()",
+		"CREATE PROCEDURE migrate() BEGIN SET @s = 'ALTER TABLE made ADD COLUMN w VARCHAR(10)'; PREPARE st FROM @s; EXECUTE st; DEALLOCATE PREPARE st; UPDATE made SET w = CONCAT('w', v); END",
+		"CALL migrate()",
+		"PREPARE ix FROM 'CREATE INDEX made_w ON made (w)'",
+		"EXECUTE ix",
+		"INSERT INTO made VALUES (3, 30, 'x')",
+		"CREATE TABLE parent (id INT PRIMARY KEY)",
+	)
+	if _, err := c.Exec("CREATE TABLE child (id INT PRIMARY KEY, p VARCHAR(10), FOREIGN KEY (p) REFERENCES parent (id))"); err == nil {
+		t.Fatal("a FOREIGN KEY between INT and VARCHAR was accepted")
+	}
+	mustExec(t, c, "CREATE TABLE child (id INT PRIMARY KEY, p INT)", "INSERT INTO child VALUES (1, 1)")
+	file, pos, _ := masterStatus(t, c)
+	waitReplica(t, rdb, file, pos)
+	for _, q := range []string{
+		"SELECT CONCAT(COUNT(*), '/', BIT_XOR(CRC32(CONCAT_WS('#', id, v, w)))) FROM app.made",
+		"SELECT GROUP_CONCAT(COLUMN_NAME ORDER BY ORDINAL_POSITION) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'app' AND TABLE_NAME = 'made'",
+		"SELECT GROUP_CONCAT(DISTINCT INDEX_NAME ORDER BY INDEX_NAME) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = 'app' AND TABLE_NAME = 'made'",
+		"SELECT GROUP_CONCAT(TABLE_NAME ORDER BY TABLE_NAME) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'app'",
+		"SELECT CONCAT(COUNT(*), '/', SUM(p)) FROM app.child",
+	} {
+		var got, want string
+		if err := rdb.QueryRow(q).Scan(&got); err != nil {
+			t.Fatalf("replica: %s: %v", q, err)
+		}
+		if err := c.QueryRow(q).Scan(&want); err != nil {
+			t.Fatalf("strata: %s: %v", q, err)
+		}
+		if got != want {
+			t.Errorf("%s: replica %q, strata %q", q, got, want)
+		}
+	}
+	p.stop()
+}

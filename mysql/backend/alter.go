@@ -335,7 +335,7 @@ func (rw *rewriter) Close(ctx *sql.Context) error {
 		rw.tx = nil
 	}
 	d := rw.old.db
-	if err := rw.b.writeCatalog(map[string][]byte{
+	if err := rw.b.writeCatalog(sessionFor(ctx), map[string][]byte{
 		string(tableKey(d.name, rw.def.Name)): encodeJSON(rw.def),
 		"seq":                                 seqValue(rw.def.ID + 1),
 	}); err != nil {

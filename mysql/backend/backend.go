@@ -149,6 +149,7 @@ func (b *Backend) load() error {
 		def   FunctionDef
 	}
 	var funcs []function
+	unfinished := map[string][]byte{}
 	for it.Next() {
 		k, v := string(it.Key()), it.Value()
 		switch {
@@ -164,6 +165,10 @@ func (b *Backend) load() error {
 			var t tableDef
 			if err := decodeJSON(v, &t); err != nil {
 				return err
+			}
+			if t.Creating { // CAT-7: a CREATE TABLE a crash cut short
+				unfinished[k] = nil
+				continue
 			}
 			tables = append(tables, &t)
 			owners = append(owners, strings.SplitN(k, "/", 3)[1])
@@ -195,6 +200,11 @@ func (b *Backend) load() error {
 	}
 	if err := it.Err(); err != nil {
 		return err
+	}
+	if len(unfinished) > 0 { // their keyspaces go with gcKeyspaces
+		if err := b.writeCatalog(nil, unfinished); err != nil {
+			return err
+		}
 	}
 	for _, v := range views {
 		if d := b.dbs[v.owner]; d != nil {
@@ -284,8 +294,10 @@ func (b *Backend) gcKeyspaces() error {
 	return nil
 }
 
-// writeCatalog commits puts (value nil: delete) in one engine transaction.
-func (b *Backend) writeCatalog(puts map[string][]byte) error {
+// writeCatalog commits puts (value nil: delete) in one engine transaction,
+// with the binary log's event of s's statement if it is the statement's
+// first (CAT-7); s is nil for a change no client statement makes.
+func (b *Backend) writeCatalog(s *Session, puts map[string][]byte) error {
 	tx := b.db.Begin()
 	for k, v := range puts {
 		var err error
@@ -299,7 +311,27 @@ func (b *Backend) writeCatalog(puts map[string][]byte) error {
 			return err
 		}
 	}
-	return tx.Commit()
+	var p *binlog.Pending
+	if s != nil && b.binlog != nil && s.stmtText != "" && !s.stmtLogged && !s.binlogText {
+		p = b.binlog.PrepareStatement(tx, s.stmtDB, s.stmtText)
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	if p != nil {
+		s.stmtLogged = true
+		b.binlog.Committed(p)
+	}
+	return nil
+}
+
+// sessionFor is ctx's strata session, nil for another (CAT-7's callers).
+func sessionFor(ctx *sql.Context) *Session {
+	if ctx == nil {
+		return nil
+	}
+	s, _ := ctx.Session.(*Session)
+	return s
 }
 
 // Database implements sql.DatabaseProvider.
@@ -343,7 +375,7 @@ func (b *Backend) CreateDatabase(ctx *sql.Context, name string) error {
 	// statement asks for); entries written before without one stay
 	// utf8mb4_0900_bin.
 	def := dbDef{Name: name, Collation: sql.Collation_utf8mb4_0900_ai_ci.Name()}
-	if err := b.writeCatalog(map[string][]byte{string(dbKey(name)): encodeJSON(def)}); err != nil {
+	if err := b.writeCatalog(sessionFor(ctx), map[string][]byte{string(dbKey(name)): encodeJSON(def)}); err != nil {
 		return err
 	}
 	b.mu.Lock()
@@ -383,7 +415,7 @@ func (b *Backend) DropDatabase(ctx *sql.Context, name string) error {
 		puts[triggerKey(name, g.Name)] = nil
 	}
 	d.mu.RUnlock()
-	if err := b.writeCatalog(puts); err != nil {
+	if err := b.writeCatalog(sessionFor(ctx), puts); err != nil {
 		return err
 	}
 	b.mu.Lock()
@@ -425,5 +457,5 @@ func (b *Backend) CloseCounters() error {
 	if len(puts) == 0 {
 		return nil
 	}
-	return b.writeCatalog(puts)
+	return b.writeCatalog(nil, puts)
 }

@@ -53,7 +53,20 @@ import (
 // range, SHOW CREATE TABLE and SHOW COLUMNS print `unsigned`; editors
 // refuse a negative value that gets past it (an ALTER's copy of rows).
 
+// CAT-7 While the binary log is on, the commit of a DDL statement's first
+// catalog change carries the statement's event (binlog BL-6;
+// writeCatalog): the change is visible to other sessions, and durable,
+// together with its event. CREATE TABLE (and CREATE TABLE ... SELECT) is
+// atomic: the table is written "creating", seen by its own session only
+// (visibleTo), its indexes, keys and rows added, and one last commit at
+// the statement's end (finishCreated) makes it everyone's and carries the
+// event; a statement that fails drops it (SES-5) and logs nothing, and an
+// open drops a table left creating by a crash.
+
 const catalogKeyspace = "sql.catalog"
+
+// quoteIdent quotes a name as an identifier.
+func quoteIdent(name string) string { return "`" + strings.ReplaceAll(name, "`", "``") + "`" }
 
 type columnDef struct {
 	Name          string `json:"name"`
@@ -133,6 +146,9 @@ func (d *indexDef) prefixOf(i int) int {
 }
 
 type tableDef struct {
+	// Creating: made by a CREATE TABLE that has not finished (CAT-7):
+	// seen by its session only, dropped at the next open.
+	Creating    bool        `json:"creating,omitempty"`
 	ID          uint32      `json:"id"`
 	Name        string      `json:"name"`
 	Columns     []columnDef `json:"columns"`

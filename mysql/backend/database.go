@@ -56,6 +56,9 @@ func (d *Database) GetTableInsensitive(ctx *sql.Context, name string) (sql.Table
 		}
 	}
 	t := d.lookup(name)
+	if t != nil && !t.visibleTo(sessionFor(ctx)) {
+		t = nil // CAT-7
+	}
 	if t == nil {
 		if st, ok := seqengine.Lookup(d.name, name); ok { // SEQ-1
 			return st, true, nil
@@ -70,8 +73,9 @@ func (d *Database) GetTableNames(ctx *sql.Context) ([]string, error) {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	names := make([]string, 0, len(d.tables))
+	s := sessionFor(ctx)
 	for _, t := range d.tables {
-		if !isFullTextTable(t.def.Name) { // FT-2
+		if !isFullTextTable(t.def.Name) && t.visibleTo(s) { // FT-2, CAT-7
 			names = append(names, t.def.Name)
 		}
 	}
@@ -87,7 +91,7 @@ func (d *Database) SetCollation(ctx *sql.Context, c sql.CollationID) error {
 	d.b.ddl.Lock()
 	defer d.b.ddl.Unlock()
 	def := dbDef{Name: d.name, Collation: c.Name()}
-	if err := d.b.writeCatalog(map[string][]byte{string(dbKey(d.name)): encodeJSON(def)}); err != nil {
+	if err := d.b.writeCatalog(sessionFor(ctx), map[string][]byte{string(dbKey(d.name)): encodeJSON(def)}); err != nil {
 		return err
 	}
 	d.coll = c
@@ -129,7 +133,11 @@ func (d *Database) CreateTable(ctx *sql.Context, name string, sch sql.PrimaryKey
 	if err != nil {
 		return err
 	}
-	if err := d.b.writeCatalog(map[string][]byte{
+	s := sessionFor(ctx)
+	if s != nil && s.stmtText != "" {
+		def.Creating = true // CAT-7: finished by finishCreated, logged then
+	}
+	if err := d.b.writeCatalog(nil, map[string][]byte{
 		string(tableKey(d.name, name)): encodeJSON(def),
 		"seq":                          seqValue(def.ID + 1),
 	}); err != nil {
@@ -139,10 +147,13 @@ func (d *Database) CreateTable(ctx *sql.Context, name string, sch sql.PrimaryKey
 	if err != nil {
 		return err
 	}
+	if def.Creating {
+		t.creator.Store(s)
+	}
 	d.mu.Lock()
 	d.tables[strings.ToLower(name)] = t
 	d.mu.Unlock()
-	if s, err := sessionOf(ctx); err == nil {
+	if s != nil {
 		s.created = append(s.created, createdTable{db: d, name: name, id: def.ID})
 	}
 	return nil
@@ -167,11 +178,11 @@ func (d *Database) DropTable(ctx *sql.Context, name string) error {
 			}
 		}
 	}
-	if err := d.dropTable(name, 0); err != nil {
+	if err := d.dropTable(sessionFor(ctx), name, 0); err != nil {
 		return err
 	}
 	for _, p := range pseudo {
-		if err := d.dropTable(p, 0); err != nil && !sql.ErrTableNotFound.Is(err) {
+		if err := d.dropTable(sessionFor(ctx), p, 0); err != nil && !sql.ErrTableNotFound.Is(err) {
 			return err
 		}
 	}
@@ -179,7 +190,7 @@ func (d *Database) DropTable(ctx *sql.Context, name string) error {
 }
 
 // dropTable drops table name (only if its id is id, when id is not 0).
-func (d *Database) dropTable(name string, id uint32) error {
+func (d *Database) dropTable(s *Session, name string, id uint32) error {
 	d.b.ddl.Lock()
 	defer d.b.ddl.Unlock()
 	t := d.lookup(name)
@@ -191,7 +202,7 @@ func (d *Database) dropTable(name string, id uint32) error {
 		return err
 	}
 	defer mdl.Rollback()
-	if err := d.b.writeCatalog(map[string][]byte{string(tableKey(d.name, name)): nil}); err != nil {
+	if err := d.b.writeCatalog(s, map[string][]byte{string(tableKey(d.name, name)): nil}); err != nil {
 		return err
 	}
 	d.mu.Lock()
@@ -216,7 +227,7 @@ func (d *Database) RenameTable(ctx *sql.Context, oldName, newName string) error 
 	}
 	def := t.def.clone()
 	def.Name = newName
-	if err := d.b.writeCatalog(map[string][]byte{
+	if err := d.b.writeCatalog(sessionFor(ctx), map[string][]byte{
 		string(tableKey(d.name, oldName)): nil,
 		string(tableKey(d.name, newName)): encodeJSON(def),
 	}); err != nil {
@@ -250,9 +261,14 @@ func (d *Database) replaceTable(ctx *sql.Context, old *table, def *tableDef) (*t
 		old.temp.t = nt
 		return nt, nil
 	}
-	if err := d.b.writeCatalog(map[string][]byte{string(tableKey(d.name, def.Name)): encodeJSON(def)}); err != nil {
+	s := sessionFor(ctx)
+	if def.Creating {
+		s = nil // CAT-7: logged when the CREATE finishes
+	}
+	if err := d.b.writeCatalog(s, map[string][]byte{string(tableKey(d.name, def.Name)): encodeJSON(def)}); err != nil {
 		return nil, err
 	}
+	nt.creator.Store(old.creator.Load())
 	nt.shareCounters(old)
 	d.mu.Lock()
 	d.tables[strings.ToLower(def.Name)] = nt

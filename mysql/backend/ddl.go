@@ -540,7 +540,7 @@ func (tb *Table) Truncate(ctx *sql.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := b.writeCatalog(map[string][]byte{
+	if err := b.writeCatalog(sessionFor(ctx), map[string][]byte{
 		string(tableKey(t.db.name, ndef.Name)): encodeJSON(ndef),
 		"seq":                                  seqValue(ndef.ID + 1),
 	}); err != nil {

@@ -672,10 +672,10 @@ func (e *editor) update(ctx *sql.Context, tx *engine.Tx, old, row sql.Row) error
 
 // binlogTable is the table as the binary log describes it, or nil when
 // its changes are not logged: the log is off, the statement is logged as
-// its text (LogAsText), a temporary table, a FULLTEXT pseudo-table
-// (byKey, FT-3).
+// its text (a DDL, CAT-7: an ALTER's copy of the rows; LogAsText), a
+// temporary table, a FULLTEXT pseudo-table (byKey, FT-3).
 func (e *editor) binlogTable() (*binlog.Table, error) {
-	if e.s.binlog == nil || e.s.binlogText || e.byKey || e.t.temp != nil {
+	if e.s.binlog == nil || e.s.binlogText || e.s.stmtText != "" || e.byKey || e.t.temp != nil {
 		return nil, nil
 	}
 	t := e.t

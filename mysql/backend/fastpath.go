@@ -131,7 +131,7 @@ func (s *Session) FastTable(table string) (*FastTable, bool) {
 	if s.temporary(d.name, table) != nil {
 		return nil, false // a temporary table is go-mysql-server's to serve
 	}
-	if t == nil || len(t.pk) == 0 {
+	if t == nil || len(t.pk) == 0 || !t.visibleTo(s) {
 		return nil, false
 	}
 	return &FastTable{s: s, t: t}, true

@@ -65,13 +65,13 @@ func (d *Database) Functions() []FunctionDef {
 }
 
 // SaveFunction adds a stored function (1304 when the name is taken).
-func (d *Database) SaveFunction(f FunctionDef) error {
+func (d *Database) SaveFunction(s *Session, f FunctionDef) error {
 	d.b.ddl.Lock()
 	defer d.b.ddl.Unlock()
 	if _, exists := d.Function(f.Name); exists {
 		return sql.ErrStoredProcedureAlreadyExists.New(f.Name)
 	}
-	if err := d.b.writeCatalog(map[string][]byte{functionKey(d.name, f.Name): encodeJSON(f)}); err != nil {
+	if err := d.b.writeCatalog(s, map[string][]byte{functionKey(d.name, f.Name): encodeJSON(f)}); err != nil {
 		return err
 	}
 	d.mu.Lock()
@@ -84,13 +84,13 @@ func (d *Database) SaveFunction(f FunctionDef) error {
 }
 
 // DropFunction removes a stored function; false when there is none.
-func (d *Database) DropFunction(name string) (bool, error) {
+func (d *Database) DropFunction(s *Session, name string) (bool, error) {
 	d.b.ddl.Lock()
 	defer d.b.ddl.Unlock()
 	if _, ok := d.Function(name); !ok {
 		return false, nil
 	}
-	if err := d.b.writeCatalog(map[string][]byte{functionKey(d.name, name): nil}); err != nil {
+	if err := d.b.writeCatalog(s, map[string][]byte{functionKey(d.name, name): nil}); err != nil {
 		return false, err
 	}
 	d.mu.Lock()

@@ -50,7 +50,7 @@ func (d *Database) SaveStoredProcedure(ctx *sql.Context, spd sql.StoredProcedure
 	if exists {
 		return sql.ErrStoredProcedureAlreadyExists.New(spd.Name)
 	}
-	if err := d.b.writeCatalog(map[string][]byte{procedureKey(d.name, spd.Name): encodeJSON(spd)}); err != nil {
+	if err := d.b.writeCatalog(sessionFor(ctx), map[string][]byte{procedureKey(d.name, spd.Name): encodeJSON(spd)}); err != nil {
 		return err
 	}
 	d.mu.Lock()
@@ -72,7 +72,7 @@ func (d *Database) DropStoredProcedure(ctx *sql.Context, name string) error {
 	if !ok {
 		return sql.ErrStoredProcedureDoesNotExist.New(name)
 	}
-	if err := d.b.writeCatalog(map[string][]byte{procedureKey(d.name, name): nil}); err != nil {
+	if err := d.b.writeCatalog(sessionFor(ctx), map[string][]byte{procedureKey(d.name, name): nil}); err != nil {
 		return err
 	}
 	d.mu.Lock()

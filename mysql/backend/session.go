@@ -94,11 +94,77 @@ type Session struct {
 	// binlogText: the current statement is logged as its text, its rows
 	// not captured (CREATE TABLE ... SELECT; server SRV-REPL-4).
 	binlogText bool
+	// The current DDL statement's text and database, logged by the first
+	// catalog commit it makes (stmtLogged then; binlog BL-6, CAT-7).
+	stmtDB, stmtText string
+	stmtLogged       bool
 }
 
 // LogAsText makes the current statement's row changes uncaptured: the
 // server logs its text instead (server SRV-REPL-4).
 func (s *Session) LogAsText() { s.binlogText = true }
+
+// LogStatement names the text the current statement is logged as when it
+// changes the catalog (CAT-7); "" for a statement logged otherwise.
+func (s *Session) LogStatement(db, text string) {
+	s.stmtDB, s.stmtText, s.stmtLogged = db, text, false
+}
+
+// PendingStatement is the current statement's text when no catalog
+// commit logged it (CAT-7).
+func (s *Session) PendingStatement() (db, text string, ok bool) {
+	return s.stmtDB, s.stmtText, s.stmtText != "" && !s.stmtLogged
+}
+
+// FinishStatement ends a statement that succeeded, before its OK is sent
+// (CAT-7): the tables it created become everyone's, and its text, if it
+// is logged as text and no catalog commit logged it, goes to the binary
+// log. An error is the statement's (its tables are dropped by
+// StatementDone).
+func (s *Session) FinishStatement() error {
+	if s.b.binlog == nil {
+		return nil
+	}
+	if err := s.finishCreated(s.created); err != nil {
+		return err
+	}
+	if db, text, ok := s.PendingStatement(); ok {
+		if err := s.b.binlog.Statement(db, text); err != nil {
+			return err
+		}
+		s.stmtLogged = true
+	}
+	return nil
+}
+
+// Nested runs a DDL statement inside the current one (a stored
+// procedure's, rules RULE-78) logged as text: by its first catalog commit
+// (CAT-7), or after run succeeded when it made none. asText: its row
+// changes are not captured (CREATE TABLE ... SELECT), so it is logged only
+// after it succeeded. The current statement's own text is kept.
+func (s *Session) Nested(db, text string, asText bool, run func() error) error {
+	if s.b.binlog == nil {
+		return run()
+	}
+	outerDB, outerText, outerLogged, outerAsText := s.stmtDB, s.stmtText, s.stmtLogged, s.binlogText
+	defer func() {
+		s.stmtDB, s.stmtText, s.stmtLogged, s.binlogText = outerDB, outerText, outerLogged, outerAsText
+	}()
+	s.LogStatement(db, text)
+	s.binlogText = asText
+	created := len(s.created)
+	err := run()
+	if err == nil && len(s.created) > created {
+		// CAT-7: a table the procedure created stays if the CALL fails
+		// later, as DDL commits in MySQL.
+		err = s.finishCreated(s.created[created:])
+		s.created = s.created[:created]
+	}
+	if db, text, pending := s.PendingStatement(); err == nil && pending {
+		err = s.b.binlog.Statement(db, text)
+	}
+	return err
+}
 
 var _ sql.TransactionSession = (*Session)(nil)
 var _ sql.LifecycleAwareSession = (*Session)(nil)
@@ -450,6 +516,7 @@ func (s *Session) StatementDone(failed bool) {
 	s.decl = nil              // CAT-5
 	s.binlogText = false      // SRV-REPL-4
 	created := s.created
+	defer s.LogStatement("", "")
 	s.created = nil
 	if !failed || len(created) == 0 {
 		return
@@ -462,9 +529,41 @@ func (s *Session) StatementDone(failed bool) {
 	if err := s.implicitCommit(); err != nil {
 		return
 	}
+	s.LogStatement("", "") // CAT-7: a CREATE that failed logs nothing
 	for _, c := range created {
-		c.db.dropTable(c.name, c.id)
+		c.db.dropTable(s, c.name, c.id)
 	}
+}
+
+// finishCreated makes the tables a CREATE TABLE made "creating" everyone's
+// in one catalog commit carrying the statement's event (CAT-7).
+func (s *Session) finishCreated(created []createdTable) error {
+	puts := map[string][]byte{}
+	var done []*table
+	for _, c := range created {
+		t := c.db.lookup(c.name)
+		if t == nil || t.def.ID != c.id || !t.def.Creating {
+			continue
+		}
+		def := *t.def
+		def.Creating = false
+		puts[string(tableKey(c.db.name, def.Name))] = encodeJSON(&def)
+		done = append(done, t)
+	}
+	if len(done) == 0 {
+		return nil
+	}
+	s.b.ddl.Lock()
+	defer s.b.ddl.Unlock()
+	s.binlogText = false // CREATE TABLE ... SELECT: its rows are in, its text goes now
+	if err := s.b.writeCatalog(s, puts); err != nil {
+		return err
+	}
+	for _, t := range done {
+		t.def.Creating = false
+		t.creator.Store(nil)
+	}
+	return nil
 }
 
 // TransactionState reports what the OK and EOF packets' status flags say

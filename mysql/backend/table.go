@@ -46,6 +46,14 @@ type table struct {
 	unsigned bool // a DECIMAL/FLOAT/DOUBLE column is UNSIGNED (CAT-5)
 
 	binlog atomic.Pointer[binlog.Table] // its binary log description, made at its first logged change
+
+	creator atomic.Pointer[Session] // CAT-7: the session whose CREATE TABLE has not finished
+}
+
+// visibleTo reports whether session s (nil: no session) sees t (CAT-7).
+func (t *table) visibleTo(s *Session) bool {
+	c := t.creator.Load()
+	return c == nil || c == s
 }
 
 // latest returns t's current runtime form (DDL swaps it), or nil if the

@@ -27,7 +27,7 @@ func (d *Database) CreateView(ctx *sql.Context, name, selectStmt, createStmt str
 	}
 	def := sql.ViewDefinition{Name: name, TextDefinition: selectStmt, CreateViewStatement: createStmt,
 		SqlMode: sql.LoadSqlMode(ctx).String()}
-	if err := d.b.writeCatalog(map[string][]byte{viewKey(d.name, name): encodeJSON(def)}); err != nil {
+	if err := d.b.writeCatalog(sessionFor(ctx), map[string][]byte{viewKey(d.name, name): encodeJSON(def)}); err != nil {
 		return err
 	}
 	d.mu.Lock()
@@ -46,7 +46,7 @@ func (d *Database) DropView(ctx *sql.Context, name string) error {
 	if _, ok := d.views()[strings.ToLower(name)]; !ok {
 		return sql.ErrViewDoesNotExist.New(d.name, name)
 	}
-	if err := d.b.writeCatalog(map[string][]byte{viewKey(d.name, name): nil}); err != nil {
+	if err := d.b.writeCatalog(sessionFor(ctx), map[string][]byte{viewKey(d.name, name): nil}); err != nil {
 		return err
 	}
 	d.mu.Lock()
@@ -108,7 +108,7 @@ func (d *Database) CreateTrigger(ctx *sql.Context, def sql.TriggerDefinition) er
 	if exists { // MySQL's 1359 (it replaced the trigger silently)
 		return errTriggerExists
 	}
-	if err := d.b.writeCatalog(map[string][]byte{triggerKey(d.name, def.Name): encodeJSON(def)}); err != nil {
+	if err := d.b.writeCatalog(sessionFor(ctx), map[string][]byte{triggerKey(d.name, def.Name): encodeJSON(def)}); err != nil {
 		return err
 	}
 	d.mu.Lock()
@@ -132,7 +132,7 @@ func (d *Database) DropTrigger(ctx *sql.Context, name string) error {
 	if !ok {
 		return sql.ErrTriggerDoesNotExist.New(name)
 	}
-	if err := d.b.writeCatalog(map[string][]byte{triggerKey(d.name, name): nil}); err != nil {
+	if err := d.b.writeCatalog(sessionFor(ctx), map[string][]byte{triggerKey(d.name, name): nil}); err != nil {
 		return err
 	}
 	d.mu.Lock()

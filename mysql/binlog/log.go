@@ -31,11 +31,15 @@
 //	BL-5 Privileges: a dump (COM_BINLOG_DUMP, COM_BINLOG_DUMP_GTID) needs
 //	     REPLICATION SLAVE; SHOW BINARY LOGS / SHOW MASTER STATUS need
 //	     REPLICATION CLIENT (or SUPER). Checked by the server (mysql/server).
-//	BL-6 DDL and account statements are logged as their text (a Query
-//	     event with the session's database) in a commit of their own right
-//	     after the statement succeeded: not atomic with the DDL (a crash
-//	     between the two loses the event; the DDL itself commits in several
-//	     engine transactions, SES-5).
+//	BL-6 DDL is logged as its text (a Query event with the session's
+//	     database), put by the commit that makes its change visible to
+//	     other sessions (PrepareStatement; mysql/backend CAT-7: a CREATE
+//	     TABLE's last, other DDL's first catalog commit), so no transaction
+//	     using it can come before it in the log and a crash keeps both or
+//	     neither. A statement that changes no catalog entry (DROP ... IF
+//	     EXISTS of nothing) is logged as it succeeds, in a commit of its
+//	     own (Statement). DDL a stored procedure or an EXECUTE runs is
+//	     logged the same way (mysql/rules RULE-78).
 //	BL-7 A transaction's row images are bounded by max_binlog_cache_size
 //	     (default an eighth of the redo log: the events go in one commit
 //	     record, which may take at most a quarter, WAL-3): the change that
@@ -472,7 +476,17 @@ func (l *Log) Committed(p *Pending) {
 	}
 }
 
-// Statement logs a statement as its text in its own commit (BL-6).
+// PrepareStatement attaches a statement logged as its text (DDL, BL-6)
+// to tx's commit: the commit that makes the statement's change visible.
+// After tx commits, call Committed.
+func (l *Log) PrepareStatement(tx *engine.Tx, db, text string) *Pending {
+	s := &sequencer{l: l, events: l.statementEvents(db, text, time.Now())}
+	tx.SetSequencer(s)
+	return &Pending{s: s}
+}
+
+// Statement logs a statement as its text in its own commit (BL-6: one
+// that changed nothing the catalog keeps).
 func (l *Log) Statement(db, text string) error {
 	s := &sequencer{l: l, events: l.statementEvents(db, text, time.Now())}
 	return l.commitAlone(s)

@@ -3,6 +3,7 @@ package rules
 import (
 	"sync"
 
+	sqle "github.com/dolthub/go-mysql-server"
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/plan"
@@ -52,8 +53,60 @@ func TakeProcedureResults(session uint32) []ProcedureResult {
 	return c.results
 }
 
-// procedureResults is RULE-41's analyzer rule.
-func procedureResults(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+// RULE-78 DDL that a stored procedure runs, or that EXECUTE runs from a
+// PREPAREd statement, is logged in the binary log as its text like DDL a
+// client sends (binlog BL-6, backend CAT-7): the CALL's statement runner
+// runs each such statement inside the session's StatementLog.Nested,
+// naming its text (the statement as the parser prints it: the procedure's
+// own text is not kept per statement; an EXECUTE's from go-mysql-server's
+// cache of prepared statements). Top-level EXECUTE is the server's
+// (SRV-REPL-4).
+
+// StatementLog is the session side of RULE-78 (backend's Session).
+type StatementLog interface {
+	// Nested runs a statement of a procedure that is logged as text
+	// (asText: its row changes not captured, CREATE TABLE ... SELECT).
+	Nested(db, text string, asText bool, run func() error) error
+}
+
+// LoggedAsText reports whether a statement is logged in the binary log as
+// its text (binlog BL-6): DDL of schema objects, not of TEMPORARY tables,
+// not account statements; asText is true for CREATE TABLE ... SELECT,
+// whose rows are not captured.
+func LoggedAsText(stmt ast.Statement) (logged, asText bool) {
+	switch n := stmt.(type) {
+	case *ast.DDL:
+		return !n.Temporary, n.OptSelect != nil
+	case *ast.DBDDL, *ast.AlterTable:
+		return true, false
+	}
+	return false, false
+}
+
+// ExecutedText is the statement EXECUTE name runs in session id, when it
+// is logged as text (RULE-78); cache is the engine's.
+func ExecutedText(cache *sqle.PreparedDataCache, id uint32, name string) (text string, asText, ok bool) {
+	if cache == nil {
+		return "", false, false
+	}
+	stmt, found := cache.GetCachedStmt(id, name)
+	if !found {
+		return "", false, false
+	}
+	logged, asText := LoggedAsText(stmt)
+	if !logged {
+		return "", false, false
+	}
+	return ast.String(stmt), asText, true
+}
+
+// procedureResults is RULE-41's and RULE-78's analyzer rule.
+func procedureResults(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	log, _ := ctx.Session.(StatementLog)
+	var cache *sqle.PreparedDataCache
+	if e, ok := a.Runner.(*sqle.Engine); ok {
+		cache = e.PreparedDataCache
+	}
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		call, ok := n.(*plan.Call)
 		if !ok || call.Procedure == nil {
@@ -63,7 +116,7 @@ func procedureResults(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *pla
 		if runner == nil {
 			return n, transform.SameTree, nil
 		}
-		if _, done := runner.(*resultRunner); done {
+		if _, done := runner.(*procedureRunner); done {
 			return n, transform.SameTree, nil
 		}
 		selects := map[*ast.Select]bool{}
@@ -72,22 +125,48 @@ func procedureResults(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *pla
 				selects[s] = true
 			}
 		}
-		if len(selects) == 0 {
-			return n, transform.SameTree, nil
-		}
-		return call.SetStatementRunner(ctx, &resultRunner{inner: runner, selects: selects}), transform.NewTree, nil
+		return call.SetStatementRunner(ctx, &procedureRunner{inner: runner, selects: selects, log: log, prepared: cache}), transform.NewTree, nil
 	})
 }
 
-// resultRunner runs a procedure's statements, keeping the rows of its
-// result SELECTs when the session collects them.
-type resultRunner struct {
-	inner   sql.StatementRunner
-	selects map[*ast.Select]bool
+// procedureRunner runs a procedure's statements: it keeps the rows of its
+// result SELECTs when the session collects them (RULE-41), and runs its
+// DDL inside the session's StatementLog (RULE-78).
+type procedureRunner struct {
+	inner    sql.StatementRunner
+	selects  map[*ast.Select]bool
+	log      StatementLog
+	prepared *sqle.PreparedDataCache
 }
 
-func (r *resultRunner) QueryWithBindings(ctx *sql.Context, query string, parsed ast.Statement, bindings map[string]ast.Expr, qFlags *sql.QueryFlags) (sql.Schema, sql.RowIter, *sql.QueryFlags, error) {
-	sch, it, flags, err := r.inner.QueryWithBindings(ctx, query, parsed, bindings, qFlags)
+func (r *procedureRunner) QueryWithBindings(ctx *sql.Context, query string, parsed ast.Statement, bindings map[string]ast.Expr, qFlags *sql.QueryFlags) (sch sql.Schema, it sql.RowIter, flags *sql.QueryFlags, err error) {
+	if r.log != nil {
+		text, asText, logged := "", false, false
+		if e, ok := parsed.(*ast.Execute); ok {
+			text, asText, logged = ExecutedText(r.prepared, ctx.Session.ID(), e.Name)
+		} else if logged, asText = LoggedAsText(parsed); logged {
+			text = ast.String(parsed)
+		}
+		if logged {
+			// The statement runs whole inside Nested (its rows read), so
+			// the log knows whether it succeeded.
+			err = r.log.Nested(ctx.GetCurrentDatabase(), text, asText, func() error {
+				var rows []sql.Row
+				var qerr error
+				sch, it, flags, qerr = r.inner.QueryWithBindings(ctx, query, parsed, bindings, qFlags)
+				if qerr == nil {
+					rows, qerr = sql.RowIterToRows(ctx, it)
+					it = sql.RowsToRowIter(rows...)
+				}
+				return qerr
+			})
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			return sch, it, flags, nil
+		}
+	}
+	sch, it, flags, err = r.inner.QueryWithBindings(ctx, query, parsed, bindings, qFlags)
 	s, isSelect := parsed.(*ast.Select)
 	if err != nil || !isSelect || !r.selects[s] {
 		return sch, it, flags, err

@@ -143,7 +143,7 @@ func (h *errorHandler) createFunction(goctx context.Context, ctx *sql.Context, c
 			if err := h.routinePrivilege(ctx, s, d.Name(), sql.PrivilegeType_AlterRoutine); err != nil {
 				return nil, true, err
 			}
-			if _, err := d.DropFunction(def.Name); err != nil {
+			if _, err := d.DropFunction(s, def.Name); err != nil {
 				return nil, true, err
 			}
 		default:
@@ -162,7 +162,7 @@ func (h *errorHandler) createFunction(goctx context.Context, ctx *sql.Context, c
 	sqlMode, _ := s.GetSessionVariable(ctx, "sql_mode")
 	csClient, _ := s.GetSessionVariable(ctx, "character_set_client")
 	collConn, _ := s.GetSessionVariable(ctx, "collation_connection")
-	err = d.SaveFunction(backend.FunctionDef{
+	err = d.SaveFunction(s, backend.FunctionDef{
 		Name: def.Name, CreateStatement: canonicalCreate(def, definer), Procedure: proc,
 		Params: def.ParamsText, ParamNames: names, Returns: def.Returns, Body: def.Body, Deterministic: def.Deterministic,
 		DataAccess: def.DataAccess, Security: def.Security, Comment: def.Comment, Definer: definer,
@@ -255,7 +255,7 @@ func (h *errorHandler) dropFunction(goctx context.Context, ctx *sql.Context, c *
 	if err := h.Handler.ComQuery(goctx, c, "COMMIT", func(*sqltypes.Result, bool) error { return nil }); err != nil {
 		return nil, true, err
 	}
-	dropped, err := d.DropFunction(name)
+	dropped, err := d.DropFunction(s, name)
 	if err != nil {
 		return nil, true, err
 	}

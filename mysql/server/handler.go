@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	sqle "github.com/dolthub/go-mysql-server"
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/mysql_db"
 	"github.com/dolthub/vitess/go/mysql"
@@ -35,9 +36,9 @@ type errorHandler struct {
 	fast     *fastpath.Path // nil: every statement goes to go-mysql-server
 	sessions sync.Map       // connection id -> *backend.Session, read without a lock
 	grants   *mysql_db.MySQLDb
-	binlog   *binlog.Log // nil: the binary log is off
-	ddl      sync.Map    // connection id -> the DDL text begun (SRV-REPL-4)
-	replicas sync.Map    // connection id -> replicaInfo (SRV-REPL-7)
+	binlog   *binlog.Log             // nil: the binary log is off
+	replicas sync.Map                // connection id -> replicaInfo (SRV-REPL-7)
+	prepared *sqle.PreparedDataCache // the engine's PREPAREd statements (rules RULE-78)
 }
 
 // session is c's backend session (nil before go-mysql-server made it).
@@ -70,7 +71,6 @@ func (h *errorHandler) ConnectionClosed(c *mysql.Conn) {
 	pendingCalls.Delete(c.ConnectionID)
 	singleStatementClients.Delete(c.ConnectionID)
 	handshakeApplied.Delete(c.ConnectionID)
-	h.ddl.Delete(c.ConnectionID)
 	h.replicas.Delete(c.ConnectionID)
 	h.Handler.ConnectionClosed(c)
 }
@@ -85,9 +85,10 @@ func (h *errorHandler) NewConnection(c *mysql.Conn) {
 // done ends a statement in the session (SES-5) and sets the status flags
 // of the packets still to be written.
 func (h *errorHandler) done(c *mysql.Conn, err error) {
-	if h.binlog != nil {
-		if q, ok := h.ddl.LoadAndDelete(c.ConnectionID); ok && err == nil {
-			h.logStatement(c, q.(string)) // SRV-REPL-4
+	if s := h.session(c); s != nil && h.binlog != nil && err == nil {
+		// SRV-REPL-4: a statement whose OK did not pass through spool.
+		if ferr := s.FinishStatement(); ferr != nil {
+			logrus.Errorf("strata: connection %d: binary log: statement not logged: %v", c.ConnectionID, ferr)
 		}
 	}
 	if s := h.session(c); s != nil {
@@ -190,6 +191,15 @@ func (h *errorHandler) spool(c *mysql.Conn, query string, cb mysql.ResultSpoolFn
 	showIndex := showIndexRE.MatchString(query)
 	diagnostics := startsWithWord(query, "show") && (containsFold(query, "warnings") || containsFold(query, "errors"))
 	return func(res *sqltypes.Result, more bool) error {
+		if h.binlog != nil && len(res.Fields) == 0 && !more {
+			// SRV-REPL-4, backend CAT-7: a DDL is finished and logged
+			// before its OK.
+			if s := h.session(c); s != nil {
+				if err := s.FinishStatement(); err != nil {
+					return err
+				}
+			}
+		}
 		if columns {
 			typeWithoutCharset(res)
 		}
@@ -791,13 +801,7 @@ func (h *errorHandler) begin(c *mysql.Conn, query string) string {
 	}
 	query = clientText(s, query)
 	if h.binlog != nil {
-		h.ddl.Delete(c.ConnectionID) // a statement that ended without done() logs nothing later
-	}
-	if h.binlog != nil && ddlLogged(query) {
-		h.ddl.Store(c.ConnectionID, query) // SRV-REPL-4
-		if mayCreateSelect(query) {
-			s.LogAsText()
-		}
+		h.beginLogged(s, query) // SRV-REPL-4
 	}
 	beginDiagnostics(s, query)
 	s.BeginInsertIDs()

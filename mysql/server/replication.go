@@ -23,7 +23,9 @@ import (
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 	"github.com/sirupsen/logrus"
 
+	"strata/mysql/backend"
 	"strata/mysql/binlog"
+	"strata/mysql/rules"
 )
 
 // The primary side of replication (package binlog serves the events):
@@ -57,9 +59,13 @@ import (
 // tool refuses a server whose version begins with 8.
 // SRV-REPL-4 DDL (CREATE, ALTER, DROP, RENAME, TRUNCATE of schema
 // objects; not TEMPORARY tables, not accounts: a password must not reach
-// the log) is logged as its text after it succeeded (binlog BL-6). CREATE
-// TABLE ... SELECT too, its rows not captured: the replica runs the
-// statement on its own copy of the source tables.
+// the log) is logged as its text (binlog BL-6) by the catalog commit that
+// makes it visible (backend CAT-7), or, when it made none, as it succeeds,
+// before its OK (spool, FinishStatement). Its row changes (an ALTER's
+// copy) are not captured. CREATE TABLE ... SELECT is logged when it
+// finishes, its rows not captured: the replica runs the statement on its
+// own copy of the source tables. An EXECUTE of a PREPAREd DDL is logged as
+// that DDL (rules RULE-78 for those inside procedures).
 
 var snapshotStatusRE = regexp.MustCompile(`(?is)^\s*SHOW\s+(?:SESSION\s+|LOCAL\s+)?STATUS\s+LIKE\s+'binlog_snapshot_%'\s*;?\s*$`)
 
@@ -325,27 +331,42 @@ func ddlLogged(query string) bool {
 	return true
 }
 
-// logStatement writes a DDL statement that succeeded to the binary log
-// (SRV-REPL-4, binlog BL-6).
-func (h *errorHandler) logStatement(c *mysql.Conn, query string) {
-	// The statement that ran: the first of a multi-statement text when it
-	// parses alone (a procedure's or trigger's body holds ';' the split
-	// would cut at: then the whole text, as one statement).
+// statementText is the text a DDL statement is logged as: the first of a
+// multi-statement text when it parses alone (a procedure's or trigger's
+// body holds ';' the split would cut at: then the whole text, as one
+// statement).
+func statementText(query string) string {
 	first, rest, err := sqlparser.SplitStatement(query)
 	if err != nil || strings.TrimSpace(first) == "" || strings.TrimSpace(rest) == "" {
 		first = query
 	} else if _, perr := sqlparser.Parse(first); perr != nil {
 		first = query
 	}
-	first = strings.TrimRight(strings.TrimSpace(first), ";")
-	db := ""
-	if s := h.session(c); s != nil {
-		db = s.GetCurrentDatabase()
+	return strings.TrimSpace(strings.TrimRight(strings.TrimSpace(first), ";"))
+}
+
+var executeRE = regexp.MustCompile(`(?is)^\s*EXECUTE\s+([A-Za-z0-9_$]+|` + "`[^`]+`" + `)`)
+
+// beginLogged names the text the statement is logged as in the binary log
+// (SRV-REPL-4): a DDL's own, or the DDL text an EXECUTE runs (rules
+// RULE-78); every other statement names none.
+func (h *errorHandler) beginLogged(s *backend.Session, query string) {
+	s.LogStatement("", "") // a statement that ended without done() logs nothing later
+	text, asText := "", false
+	if ddlLogged(query) {
+		text, asText = statementText(query), mayCreateSelect(query)
+	} else if m := executeRE.FindStringSubmatch(query); m != nil {
+		var ok bool
+		if text, asText, ok = rules.ExecutedText(h.prepared, s.ID(), strings.Trim(m[1], "`")); !ok {
+			return
+		}
+	} else {
+		return
 	}
-	if err := h.binlog.Statement(db, strings.TrimSpace(first)); err != nil {
-		// The statement is done and acknowledged; its event is lost (BL-6).
-		logrus.Errorf("strata: connection %d: binary log: statement not logged: %v", c.ConnectionID, err)
+	if asText {
+		s.LogAsText()
 	}
+	s.LogStatement(s.GetCurrentDatabase(), text) // backend CAT-7
 }
 
 // dumpConn is SRV-REPL-1's reader.

@@ -188,7 +188,7 @@ func New(db *engine.DB, cfg Config) (*Server, error) {
 			return s, err
 		}, nil,
 		func(h mysql.Handler) (mysql.Handler, error) {
-			eh := &errorHandler{Handler: h, b: b, grants: e.Analyzer.Catalog.MySQLDb, binlog: cfg.Binlog}
+			eh := &errorHandler{Handler: h, b: b, grants: e.Analyzer.Catalog.MySQLDb, binlog: cfg.Binlog, prepared: e.PreparedDataCache}
 			if !cfg.NoFastPath {
 				eh.fast = fastpath.New(b, e.Analyzer.Catalog.MySQLDb)
 			}
