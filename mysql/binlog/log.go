@@ -85,7 +85,17 @@ type Options struct {
 
 const keyspaceName = "binlog"
 
-var metaUUID = []byte("\xff\xffserver_uuid")
+// metaUUID keys the server's uuid. It sorts before every entry (file
+// numbers start at 1), so the entries, appended in key order, are always
+// the tree's last keys and a full leaf splits by moving on (btree BT-6)
+// rather than in halves: the uuid's first key, after the entries, made
+// every leaf split in half, leaving leaves half full and logging ~2 KB of
+// redo per commit for the split pages. oldMetaUUID is that key, moved at
+// open.
+var (
+	metaUUID    = []byte("\x00\x00\x00\x00server_uuid")
+	oldMetaUUID = []byte("\xff\xffserver_uuid")
+)
 
 // Log is the binary log of one engine.
 type Log struct {
@@ -209,11 +219,28 @@ func (l *Log) ServerUUID() string { return l.uuid }
 func (l *Log) loadUUID() error {
 	tx := l.db.Begin()
 	v, ok, err := tx.Get(l.ks, metaUUID)
+	var old bool
+	if err == nil && !ok {
+		v, old, err = tx.Get(l.ks, oldMetaUUID)
+	}
 	tx.Rollback()
 	if err != nil {
 		return err
 	}
-	if !ok {
+	if old { // a log written before the key moved
+		tx := l.db.Begin()
+		if err := tx.Put(l.ks, metaUUID, v); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if err := tx.Delete(l.ks, oldMetaUUID); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if err := tx.CommitDurable(); err != nil {
+			return err
+		}
+	} else if !ok {
 		v = make([]byte, 16)
 		if _, err := rand.Read(v); err != nil {
 			return err
@@ -249,7 +276,7 @@ func splitKey(k []byte) (uint32, uint64) {
 func (l *Log) recover() error {
 	tx := l.db.Begin()
 	defer tx.Rollback()
-	it := tx.Scan(l.ks, key(0, 0), key(0xff000000, 0), true)
+	it := tx.Scan(l.ks, key(1, 0), key(0xff000000, 0), true)
 	defer it.Close()
 	found := false
 	for it.Next() {
@@ -265,7 +292,7 @@ func (l *Log) recover() error {
 	if err := it.Err(); err != nil {
 		return err
 	}
-	it2 := tx.Scan(l.ks, key(0, 0), key(0xff000000, 0), false)
+	it2 := tx.Scan(l.ks, key(1, 0), key(0xff000000, 0), false)
 	defer it2.Close()
 	if it2.Next() {
 		l.first, _ = splitKey(it2.Key())

@@ -42,7 +42,7 @@ func readAll(t *testing.T, l *Log) []event {
 	t.Helper()
 	tx := l.db.Begin()
 	defer tx.Rollback()
-	it := tx.Scan(l.ks, key(0, 0), key(0xff000000, 0), false)
+	it := tx.Scan(l.ks, key(1, 0), key(0xff000000, 0), false)
 	defer it.Close()
 	var out []event
 	var file uint32
@@ -322,7 +322,7 @@ func TestLargeTransaction(t *testing.T) {
 		}
 	}
 	tx2 := db.Begin()
-	it := tx2.Scan(l.ks, key(0, 0), key(0xff000000, 0), false)
+	it := tx2.Scan(l.ks, key(1, 0), key(0xff000000, 0), false)
 	for it.Next() {
 		entries++
 	}
@@ -344,4 +344,94 @@ func TestLargeTransaction(t *testing.T) {
 		t.Fatalf("the capture after 1197: %v", err)
 	}
 	t.Logf("%d rows in %d entries", rows, entries)
+}
+
+// TestAppendsFillLeaves: the log's entries are its keyspace's last keys
+// (the uuid sorts first), so a full leaf splits by moving on (btree BT-6):
+// the redo a commit adds for its events stays near their size. With the
+// uuid's old key, last in the keyspace, every leaf split in halves and a
+// commit of ~1 KB of events logged ~3 KB more redo. A log whose uuid is
+// under the old key keeps its uuid, moved, at open.
+func TestAppendsFillLeaves(t *testing.T) {
+	data := volume.NewMem("data", volume.MemOptions{})
+	logv := volume.NewMem("log", volume.MemOptions{})
+	o := memOptions(data, logv)
+	o.LogCapacity, o.BufferPoolBytes = 64<<20, 64<<20
+	db, err := engine.Open(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	l, err := Open(db, Options{ServerID: 1, MaxFileSize: 1 << 30, Version: "8.0.33-test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks, err := db.CreateKeyspace("rows")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := NewTable(5, "d", "t", sql.Schema{{Name: "k", Type: types.Int64}, {Name: "v", Type: types.Text}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 3000
+	run := func(logged bool, base int) (redo float64) {
+		before := db.Stats().Log.AppendBytes
+		for i := 0; i < n; i++ {
+			tx := db.Begin()
+			x := l.NewTxn()
+			if err := tx.Put(ks, binary.BigEndian.AppendUint64(nil, uint64(base+i)), []byte("v")); err != nil {
+				t.Fatal(err)
+			}
+			if err := x.Insert(tx.Savepoint(), tb, sql.Row{int64(i), strings.Repeat("x", 900)}); err != nil {
+				t.Fatal(err)
+			}
+			var p *Pending
+			if logged {
+				p = l.Prepare(tx, x)
+			}
+			if err := tx.Commit(); err != nil {
+				t.Fatal(err)
+			}
+			l.Committed(p)
+		}
+		return float64(db.Stats().Log.AppendBytes-before) / n
+	}
+	plain := run(false, 0)
+	_, pos0, _ := l.Status()
+	logged := run(true, n)
+	_, pos1, _ := l.Status()
+	events := float64(pos1-pos0) / n
+	t.Logf("redo per commit %.0f bytes without events, %.0f with %.0f bytes of events", plain, logged, events)
+	if extra := logged - plain; extra > 1.5*events {
+		t.Errorf("the events add %.0f bytes of redo per commit, %.1fx their size: the log's leaves split in halves", extra, extra/events)
+	}
+
+	// The uuid under its old key: moved at the next open, the same uuid.
+	uuid := l.ServerUUID()
+	tx := db.Begin()
+	v, _, _ := tx.Get(l.ks, metaUUID)
+	v = append([]byte(nil), v...)
+	if err := tx.Delete(l.ks, metaUUID); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Put(l.ks, oldMetaUUID, v); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	l, err = Open(db, Options{ServerID: 1, MaxFileSize: 1 << 30, Version: "8.0.33-test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	tx = db.Begin()
+	defer tx.Rollback()
+	_, atOld, _ := tx.Get(l.ks, oldMetaUUID)
+	if l.ServerUUID() != uuid || atOld {
+		t.Fatalf("uuid %s after the move (was %s), still under the old key: %v", l.ServerUUID(), uuid, atOld)
+	}
+	readAll(t, l)
 }
