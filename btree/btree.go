@@ -25,7 +25,9 @@
 //	     receiving a key above all others (ascending inserts, as an
 //	     auto-increment primary key): it stays full and the new key starts
 //	     the new right leaf, so a table loaded in key order fills its leaves
-//	     instead of leaving every one half empty.
+//	     instead of leaving every one half empty. The full leaf is not
+//	     rebuilt: its cells stay in place and its new high fence goes below
+//	     them, so the split logs the fence, not the page.
 //	BT-7 Every node and overflow page read from a volume is checked for
 //	     structure before use (validate.go): a page with a right checksum
 //	     whose offsets lead outside it is refused as corrupt.
@@ -232,9 +234,10 @@ func (tr Tree) splitInsert(t *mtr.Mtr, a Allocator, path []step, depth, pos int,
 		return nil
 	}
 	m := splitPoint(cells)
+	appending := false
 	if level == 0 && hi.inf && pos == len(cells)-1 && pos > 0 &&
 		cellsBytes(cells[:pos]) <= capacityFor(lo, fence{key: cells[pos].key}) {
-		m = pos // BT-6: appending past the last key
+		m, appending = pos, true // BT-6: appending past the last key
 	}
 	var left, right []cell
 	var sep []byte
@@ -264,7 +267,14 @@ func (tr Tree) splitInsert(t *mtr.Mtr, a Allocator, path []step, depth, pos int,
 	if err != nil {
 		return err
 	}
-	n.build(id, tr.Keyspace, level, leftmost, lo, sepF, left)
+	if appending && n.freeSpace() >= 4+len(sep) {
+		// BT-6: the leaf keeps its cells where they are and gains its high
+		// fence below them; rebuilt, every cell would move by the fence's
+		// size and the whole page be logged.
+		n.setHighFence(sep)
+	} else {
+		n.build(id, tr.Keyspace, level, leftmost, lo, sepF, left)
+	}
 	node(bPg).build(bID, tr.Keyspace, level, rightLeftmost, sepF, hi, right)
 	parent := path[depth-1]
 	ppg, err := t.Write(parent.id)

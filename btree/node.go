@@ -276,6 +276,16 @@ func cellsBytes(cells []cell) int {
 	return b
 }
 
+// setHighFence gives n the high fence key, written below its cells (the
+// caller checked the free space); the cells do not move (BT-6).
+func (n node) setHighFence(key []byte) {
+	top := n.cellTop() - (4 + len(key))
+	writeCell(n[top:], key, nil, false)
+	binary.LittleEndian.PutUint16(n[offHighFnc:], uint16(top))
+	n.setFlags(n.flags() &^ flagHighInf)
+	n.setCellTop(top)
+}
+
 // insertAt inserts a cell at slot i if it fits (compacting if needed).
 func (n node) insertAt(i int, key, val []byte, ovf bool) bool {
 	need := cellSize(key, val)
