@@ -520,7 +520,8 @@ func masterStatus(t *testing.T, c *sql.DB) (string, uint64, string) {
 // stored procedure, the migration idiom of a procedure that PREPAREs an
 // ALTER TABLE from a user variable and EXECUTEs it, a top-level PREPARE /
 // EXECUTE of a CREATE INDEX, a procedure's DROP TABLE IF EXISTS of nothing,
-// and a CREATE TABLE undone because its FOREIGN KEY fails. The replica
+// a CREATE TABLE undone because its FOREIGN KEY fails, two CREATE TABLEs
+// in one multi-statement text and one sent as a prepared statement. The replica
 // applies every later row change with no error and ends with the
 // primary's columns, indexes and checksums.
 func TestDDLFromProceduresReplicated(t *testing.T) {
@@ -546,6 +547,30 @@ func TestDDLFromProceduresReplicated(t *testing.T) {
 		t.Fatal("a FOREIGN KEY between INT and VARCHAR was accepted")
 	}
 	mustExec(t, c, "CREATE TABLE child (id INT PRIMARY KEY, p INT)", "INSERT INTO child VALUES (1, 1)")
+	// Several statements in one text (each a statement of its own), and a
+	// CREATE TABLE sent as a prepared statement (JDBC's server-side
+	// prepares).
+	multi, err := sql.Open("mysql", fmt.Sprintf("root@tcp(127.0.0.1:%d)/app?multiStatements=true", port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer multi.Close()
+	mustExec(t, multi, "CREATE TABLE m1 (id INT PRIMARY KEY); CREATE TABLE m2 (id INT PRIMARY KEY, v INT, KEY (v)); INSERT INTO m2 VALUES (1, 2), (2, 3)")
+	var stmts []*sql.Stmt // both prepared, then both run
+	for _, q := range []string{"CREATE TABLE p1 (id INT PRIMARY KEY, v INT, KEY (v))", "CREATE TABLE p2 (id INT PRIMARY KEY)"} {
+		st, err := c.Prepare(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		stmts = append(stmts, st)
+	}
+	for _, st := range stmts {
+		if _, err := st.Exec(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustExec(t, c, "INSERT INTO p1 SELECT id, v FROM m2", "INSERT INTO m1 VALUES (7)")
 	file, pos, _ := masterStatus(t, c)
 	waitReplica(t, rdb, file, pos)
 	for _, q := range []string{
@@ -554,6 +579,8 @@ func TestDDLFromProceduresReplicated(t *testing.T) {
 		"SELECT GROUP_CONCAT(DISTINCT INDEX_NAME ORDER BY INDEX_NAME) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = 'app' AND TABLE_NAME = 'made'",
 		"SELECT GROUP_CONCAT(TABLE_NAME ORDER BY TABLE_NAME) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'app'",
 		"SELECT CONCAT(COUNT(*), '/', SUM(p)) FROM app.child",
+		"SELECT CONCAT(COUNT(*), '/', SUM(v)) FROM app.p1",
+		"SELECT CONCAT(COUNT(*), '/', SUM(id)) FROM app.m1",
 	} {
 		var got, want string
 		if err := rdb.QueryRow(q).Scan(&got); err != nil {

@@ -191,9 +191,10 @@ func (h *errorHandler) spool(c *mysql.Conn, query string, cb mysql.ResultSpoolFn
 	showIndex := showIndexRE.MatchString(query)
 	diagnostics := startsWithWord(query, "show") && (containsFold(query, "warnings") || containsFold(query, "errors"))
 	return func(res *sqltypes.Result, more bool) error {
-		if h.binlog != nil && len(res.Fields) == 0 && !more {
+		if h.binlog != nil && len(res.Fields) == 0 {
 			// SRV-REPL-4, backend CAT-7: a DDL is finished and logged
-			// before its OK.
+			// before its OK (more: other statements of a multi-statement
+			// text follow, each begun again).
 			if s := h.session(c); s != nil {
 				if err := s.FinishStatement(); err != nil {
 					return err
@@ -1538,6 +1539,9 @@ func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 	if q := h.rewrite(c, query); q != query {
 		query, p.PrepareStmt = q, q // COM_STMT_EXECUTE runs PrepareStmt
 	}
+	if s := h.session(c); s != nil && h.binlog != nil {
+		s.LogStatement("", "") // SRV-REPL-4: begun by each COM_STMT_EXECUTE, not by the prepare
+	}
 	if misplacedDefault(query) {
 		return nil, mysql.NewSQLError(mysql.ERParseError, "42000", "You have an error in your SQL syntax; DEFAULT is not a value here")
 	}
@@ -1554,6 +1558,9 @@ func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mys
 	if s := h.session(c); s != nil {
 		beginDiagnostics(s, p.PrepareStmt)
 		s.BeginInsertIDs()
+		if h.binlog != nil {
+			h.beginLogged(s, p.PrepareStmt) // SRV-REPL-4: DDL prepared too (JDBC's server-side prepares)
+		}
 	}
 	if h.fast != nil {
 		if res, ok, err := h.fast.Prepared(ctx, c, p); ok {
@@ -1593,6 +1600,13 @@ func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mys
 			h.insertIDs(c, res)
 		}
 		res.Info = "" // as in spool
+		if h.binlog != nil && len(res.Fields) == 0 {
+			if s := h.session(c); s != nil {
+				if err := s.FinishStatement(); err != nil { // SRV-REPL-4, backend CAT-7
+					return err
+				}
+			}
+		}
 		return cb(res)
 	}))
 	err = privilegeWording(p.PrepareStmt, err)
