@@ -33,6 +33,8 @@ CONFIGS = [
     ("strata", "dw-bpe", "strata, BPE on, doublewrite"),
     ("strata", "atomic-bpe", "strata, BPE on, atomic writes"),
 ]
+# bench/run --before REV: each strata configuration at REV too
+CONFIGS += [(s, c + "-before", d + ", at the --before revision") for s, c, d in list(CONFIGS) if s == "strata"]
 WORKLOADS = ["oltp_read_only", "oltp_write_only", "oltp_read_write"]
 
 INTERVAL = re.compile(
