@@ -15,7 +15,7 @@ const (
 	// sync) at a time the cleaner wrote ~980 pages/s against a 3000-IOPS
 	// volume while evictions flushed synchronously (issue 18).
 	cleanerParallel = 4
-	readYield       = 5 * time.Millisecond
+	readYield    = 5 * time.Millisecond
 )
 
 // pageCleaner writes dirty pages, oldest first, at the rate the governor
