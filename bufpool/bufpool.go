@@ -35,13 +35,6 @@
 //	     section, 160 us each on a fresh 1 GiB pool). Kernels without it
 //	     (before 5.14) fault frames in on first use, as before.
 //
-//	BP-9 The page cleaner's batches run several at a time
-//	     (FlushOldestPaced), holding flushMu shared: frames are claimed one
-//	     batch after another (a frame in flight is passed over), each batch
-//	     written and marked clean by its own goroutine. Every other flush
-//	     (eviction's, FlushBefore, FlushAll) holds flushMu exclusively, so
-//	     it starts after the batches in flight are done.
-//
 // Lock order: shard latch -> Frame.mu. Frame.Latch is never taken while a
 // shard latch or Frame.mu is held.
 package bufpool
@@ -167,11 +160,7 @@ type Pool struct {
 	freeMu sync.Mutex
 	free   []*Frame
 
-	// flushMu: the cleaner's batches hold it shared, several in flight
-	// (BP-9); every other flush holds it exclusively, so none is in flight
-	// beside it (FlushBefore's callers rely on every page it passed over
-	// as in flight being written when it returns).
-	flushMu  sync.RWMutex
+	flushMu  sync.Mutex // one flush at a time
 	dirty    atomic.Int64
 	flushErr atomic.Pointer[error]
 
@@ -494,61 +483,26 @@ func (p *Pool) FlushOldest(n int) error {
 }
 
 // FlushOldestPaced writes up to n dirty pages, oldest recLSN first, in
-// batches of up to size pages, from one scan of the pool, with up to
-// parallel batches in flight (BP-9). Before each batch it calls admit with
-// the batch size; false stops. Frames that cannot be flushed now (latched
-// by a running mini-transaction, already in flight) are passed over for
-// the next oldest. It returns, once every batch it started is done, the
-// pages written.
-func (p *Pool) FlushOldestPaced(n, size, parallel int, admit func(int) bool) (int, error) {
+// batches of up to batch pages, from one scan of the pool. Before each
+// batch it calls admit with the batch size; false stops. Frames that cannot
+// be flushed now (latched by a running mini-transaction, already in
+// flight) are passed over for the next oldest. It returns the pages written.
+func (p *Pool) FlushOldestPaced(n, batch int, admit func(int) bool) (int, error) {
 	d := p.dirtyFrames(0)
-	var (
-		wg       sync.WaitGroup
-		mu       sync.Mutex
-		written  int
-		firstErr error
-	)
-	slots := make(chan struct{}, max(parallel, 1))
-	claimed := 0
-	for len(d) > 0 && claimed < n {
-		if e := p.flushErr.Load(); e != nil {
+	written := 0
+	for len(d) > 0 && written < n {
+		size := min(batch, n-written)
+		if !admit(size) {
 			break
 		}
-		want := min(size, n-claimed)
-		if !admit(want) {
-			break
-		}
-		slots <- struct{}{}
-		p.flushMu.RLock()
-		b := p.claim(d, want)
-		d = d[b.consumed:]
-		claimed += len(b.frames)
-		if len(b.frames) == 0 {
-			p.flushMu.RUnlock()
-			<-slots
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w, err := p.write(b)
-			p.flushMu.RUnlock()
-			<-slots
-			mu.Lock()
-			written += w
-			if err != nil && firstErr == nil {
-				firstErr = err
-			}
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
-	if firstErr == nil {
-		if e := p.flushErr.Load(); e != nil {
-			firstErr = *e
+		w, used, err := p.flushUpTo(d, size)
+		written += w
+		d = d[used:]
+		if err != nil {
+			return written, err
 		}
 	}
-	return written, firstErr
+	return written, nil
 }
 
 // FlushBefore writes every page dirtied before lsn (0: every dirty page).
@@ -596,23 +550,6 @@ func (p *Pool) flushUpTo(d []dirtyFrame, limit int) (int, int, error) {
 	}
 	p.flushMu.Lock()
 	defer p.flushMu.Unlock()
-	b := p.claim(d, limit)
-	n, err := p.write(b)
-	return n, b.consumed, err
-}
-
-// batch is a set of frames claimed for one write (flushing set on each).
-type batch struct {
-	frames   []*Frame
-	images   [][]byte
-	maxLSN   page.LSN
-	consumed int // candidates of d looked at
-}
-
-// claim takes candidates from d in order until limit frames are claimed
-// (skipping frames that cannot be flushed now), copying each page under
-// its shared latch. The caller holds flushMu.
-func (p *Pool) claim(d []dirtyFrame, limit int) batch {
 	var frames []*Frame
 	var images [][]byte
 	var maxLSN page.LSN
@@ -655,19 +592,12 @@ func (p *Pool) claim(d []dirtyFrame, limit int) batch {
 		frames = append(frames, f)
 		images = append(images, img)
 	}
-	return batch{frames: frames, images: images, maxLSN: maxLSN, consumed: consumed}
-}
-
-// write writes a claimed batch (after the log is durable to its LSNs,
-// BP-3) and marks its frames clean (BP-4). The caller holds flushMu.
-func (p *Pool) write(b batch) (int, error) {
-	frames := b.frames
 	if len(frames) == 0 {
-		return 0, nil
+		return 0, consumed, nil
 	}
-	err := p.log.WaitDurable(b.maxLSN + 1) // BP-3
+	err := p.log.WaitDurable(maxLSN + 1) // BP-3
 	if err == nil {
-		err = p.store.WriteBatch(b.images)
+		err = p.store.WriteBatch(images)
 	}
 	for _, f := range frames {
 		f.mu.Lock()
@@ -689,11 +619,11 @@ func (p *Pool) write(b batch) (int, error) {
 	if err != nil {
 		err = fmt.Errorf("flush: %w", err)
 		p.flushErr.Store(&err)
-		return 0, err
+		return 0, consumed, err
 	}
 	p.flushed.Add(int64(len(frames)))
 	p.batches.Add(1)
-	return len(frames), nil
+	return len(frames), consumed, nil
 }
 
 // DirtyLimit is the dirty-frame count past which background flushing

@@ -2,9 +2,7 @@ package bufpool
 
 import (
 	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"strata/page"
 	"strata/pagestore"
@@ -175,95 +173,4 @@ func TestEvictionPassesOverLatchedOldest(t *testing.T) {
 		f.Latch.Unlock()
 		p.Unfix(f)
 	}
-}
-
-// slowVolume makes writes take a while and records how many are in flight;
-// writes of the pages below gateBelow wait for gate to close.
-type slowVolume struct {
-	volume.Volume
-	inFlight, peak atomic.Int64
-	gateBelow      page.ID
-	gate           chan struct{}
-}
-
-func (v *slowVolume) WriteAt(p []byte, off int64) error {
-	if page.IDOf(p) < v.gateBelow {
-		<-v.gate
-	}
-	n := v.inFlight.Add(1)
-	for {
-		m := v.peak.Load()
-		if n <= m || v.peak.CompareAndSwap(m, n) {
-			break
-		}
-	}
-	time.Sleep(time.Millisecond)
-	defer v.inFlight.Add(-1)
-	return v.Volume.WriteAt(p, off)
-}
-
-// TestParallelCleanerBatches (BP-9): the cleaner's batches run several at
-// a time (more writes in flight than one batch holds), every page they
-// claimed ends clean and on the volume, and a FlushBefore started while
-// they run returns only once none is in flight and every page dirtied
-// before it is written.
-func TestParallelCleanerBatches(t *testing.T) {
-	lg := &fakeLog{}
-	mem := volume.NewMem("d", volume.MemOptions{AtomicWriteUnit: page.Size})
-	// The cleaner's first batch (the 16 oldest pages) is held until the
-	// gate opens: 200 ms, or FlushBefore's return if that comes first.
-	vol := &slowVolume{Volume: mem, gateBelow: pagestore.FirstDataPage + 16, gate: make(chan struct{})}
-	store, err := pagestore.New(vol, pagestore.Atomic, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := New(store, nil, lg, Options{Bytes: 512 * page.Size})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	const pages = 300
-	for i := 0; i < pages; i++ {
-		dirty(t, p, pagestore.FirstDataPage+page.ID(i), page.LSN(100+i), byte(i))
-	}
-	done := make(chan int)
-	go func() {
-		n, err := p.FlushOldestPaced(pages, 16, 4, func(int) bool { return true })
-		if err != nil {
-			t.Error(err)
-		}
-		done <- n
-	}()
-	time.Sleep(5 * time.Millisecond)
-	opened := make(chan struct{})
-	var once sync.Once
-	open := func() { once.Do(func() { close(vol.gate); close(opened) }) }
-	go func() { time.Sleep(200 * time.Millisecond); open() }()
-	if err := p.FlushBefore(0); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-opened:
-	default:
-		open()
-		t.Fatal("FlushBefore returned while the cleaner's first batch was still held")
-	}
-	if n := vol.inFlight.Load(); n != 0 {
-		t.Fatalf("FlushBefore returned with %d writes of the cleaner in flight", n)
-	}
-	buf := volume.AlignedBuffer(page.Size)
-	for i := 0; i < pages; i++ {
-		id := pagestore.FirstDataPage + page.ID(i)
-		if err := store.Read(id, buf); err != nil || buf[page.HeaderSize] != byte(i) {
-			t.Fatalf("page %d after FlushBefore: %v, marker %d", id, err, buf[page.HeaderSize])
-		}
-	}
-	n := <-done
-	if d := p.Stats().Dirty; d != 0 {
-		t.Fatalf("%d pages still dirty (the cleaner wrote %d)", d, n)
-	}
-	if peak := vol.peak.Load(); peak <= 16 {
-		t.Fatalf("at most %d writes in flight: the cleaner's batches ran one at a time", peak)
-	}
-	t.Logf("cleaner wrote %d pages, FlushBefore the rest; peak %d writes in flight", n, vol.peak.Load())
 }

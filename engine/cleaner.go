@@ -10,11 +10,6 @@ import (
 const (
 	cleanerTick  = 100 * time.Millisecond
 	cleanerBatch = 16 // pages per write batch: small, so reads interleave
-	// cleanerParallel batches in flight (bufpool BP-9): a cloud volume's
-	// IOPS need several writes queued; with one batch (16 writes, then a
-	// sync) at a time the cleaner wrote ~980 pages/s against a 3000-IOPS
-	// volume while evictions flushed synchronously (issue 18).
-	cleanerParallel = 4
 	readYield    = 5 * time.Millisecond
 )
 
@@ -47,7 +42,7 @@ func (db *DB) pageCleaner() {
 		if owed >= 1 {
 			// One scan of the pool per tick, batches paced by tokens.
 			var err error
-			wrote, err = db.pool.FlushOldestPaced(int(owed), cleanerBatch, cleanerParallel, func(n int) bool {
+			wrote, err = db.pool.FlushOldestPaced(int(owed), cleanerBatch, func(n int) bool {
 				select {
 				case <-db.stop:
 					return false

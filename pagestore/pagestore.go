@@ -18,14 +18,6 @@
 //	     volume whose AtomicWriteUnit covers a page (checked by the caller at
 //	     open, see CheckAtomic).
 //	PS-4 WriteBatch returns only after the pages are durable (synced).
-//	PS-5 Atomic mode runs batches concurrently (no doublewrite area to
-//	     share) and their syncs are grouped: a batch whose writes are done
-//	     waits for a sync of the volume that began after them, one sync
-//	     serving every batch that finished its writes before it began (a
-//	     cloud volume's IOPS come with several writes in flight, and a sync
-//	     per 16-page batch was a fifth of the I/O). Doublewrite mode keeps
-//	     one batch at a time: the area holds one batch's copies, which must
-//	     stay until that batch's in-place writes are durable.
 package pagestore
 
 import (
@@ -90,7 +82,6 @@ type Store struct {
 	useRWF   bool
 	batchMu  sync.Mutex // one batch at a time owns the doublewrite area
 	dwBuf    []byte
-	syncs    syncGroup // PS-5
 	reads    atomic.Int64
 	writes   atomic.Int64
 	dwWrites atomic.Int64
@@ -166,10 +157,8 @@ func (s *Store) WriteBatch(images [][]byte) error {
 		}
 		page.Seal(img)
 	}
-	if s.mode == Doublewrite {
-		s.batchMu.Lock()
-		defer s.batchMu.Unlock()
-	}
+	s.batchMu.Lock()
+	defer s.batchMu.Unlock()
 	for len(images) > 0 {
 		n := len(images)
 		if n > DoublewritePages {
@@ -217,57 +206,10 @@ func (s *Store) writeChunk(images [][]byte) error {
 		return first
 	}
 	s.writes.Add(int64(len(images)))
-	syncVolume := s.vol.Sync
-	if s.mode == Atomic {
-		syncVolume = func() error { return s.syncs.sync(s.vol) } // PS-5
-	}
-	if err := syncVolume(); err != nil {
+	if err := s.vol.Sync(); err != nil {
 		return fmt.Errorf("data sync: %w", err)
 	}
 	return nil
-}
-
-// syncGroup shares syncs of a volume among concurrent callers (PS-5).
-type syncGroup struct {
-	mu      sync.Mutex
-	cond    *sync.Cond
-	started uint64 // syncs begun
-	done    uint64 // the last sync finished (syncs finish in order)
-	running bool
-	err     error // the first sync's error: sticky, as the pool's flush error
-	count   atomic.Int64
-}
-
-// sync returns once a sync of vol that began after the call has finished,
-// with its error.
-func (g *syncGroup) sync(vol volume.Volume) error {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.cond == nil {
-		g.cond = sync.NewCond(&g.mu)
-	}
-	// A sync running now may have begun before this caller's writes were
-	// done: only the next one is known to cover them.
-	target := g.started + 1
-	for g.done < target {
-		if g.running {
-			g.cond.Wait()
-			continue
-		}
-		g.running = true
-		g.started++
-		gen := g.started
-		g.mu.Unlock()
-		err := vol.Sync()
-		g.count.Add(1)
-		g.mu.Lock()
-		g.running, g.done = false, gen
-		if err != nil && g.err == nil {
-			g.err = err
-		}
-		g.cond.Broadcast()
-	}
-	return g.err
 }
 
 func (s *Store) writeInPlace(img []byte) error {
