@@ -35,6 +35,14 @@
 //	     section, 160 us each on a fresh 1 GiB pool). Kernels without it
 //	     (before 5.14) fault frames in on first use, as before.
 //
+//	BP-9 The page cleaner writes cold pages first while the redo log is
+//	     not under pressure: dirty frames by CLOCK usage, then by recLSN.
+//	     A hot page written oldest-first is dirtied again at once, so in a
+//	     small pool most of those writes were wasted (8 x 150k rows, 64M
+//	     pool: 2.3 page writes per write_only transaction, ~96% of them
+//	     the cleaner's). Under log pressure the order is the checkpoint's:
+//	     oldest recLSN first.
+//
 // Lock order: shard latch -> Frame.mu. Frame.Latch is never taken while a
 // shard latch or Frame.mu is held.
 package bufpool
@@ -454,6 +462,7 @@ func (p *Pool) MinRecLSN() page.LSN {
 type dirtyFrame struct {
 	f      *Frame
 	recLSN page.LSN
+	usage  int32 // CLOCK usage when scanned (BP-9)
 }
 
 func (p *Pool) dirtyFrames(below page.LSN) []dirtyFrame {
@@ -465,7 +474,7 @@ func (p *Pool) dirtyFrames(below page.LSN) []dirtyFrame {
 		}
 		f.mu.Lock()
 		if f.mu.dirty && !f.mu.flushing && (below == 0 || f.mu.recLSN < below) {
-			out = append(out, dirtyFrame{f, f.mu.recLSN})
+			out = append(out, dirtyFrame{f, f.mu.recLSN, f.usage.Load()})
 		}
 		f.mu.Unlock()
 	}
@@ -482,13 +491,17 @@ func (p *Pool) FlushOldest(n int) error {
 	return err
 }
 
-// FlushOldestPaced writes up to n dirty pages, oldest recLSN first, in
-// batches of up to batch pages, from one scan of the pool. Before each
-// batch it calls admit with the batch size; false stops. Frames that cannot
-// be flushed now (latched by a running mini-transaction, already in
-// flight) are passed over for the next oldest. It returns the pages written.
-func (p *Pool) FlushOldestPaced(n, batch int, admit func(int) bool) (int, error) {
+// FlushOldestPaced writes up to n dirty pages, oldest recLSN first (cold
+// first: the least used first, BP-9), in batches of up to batch pages,
+// from one scan of the pool. Before each batch it calls admit with the
+// batch size; false stops. Frames that cannot be flushed now (latched by a
+// running mini-transaction, already in flight) are passed over for the
+// next. It returns the pages written.
+func (p *Pool) FlushOldestPaced(n, batch int, cold bool, admit func(int) bool) (int, error) {
 	d := p.dirtyFrames(0)
+	if cold {
+		sort.SliceStable(d, func(i, j int) bool { return d[i].usage < d[j].usage })
+	}
 	written := 0
 	for len(d) > 0 && written < n {
 		size := min(batch, n-written)
