@@ -174,3 +174,41 @@ func TestEvictionPassesOverLatchedOldest(t *testing.T) {
 		p.Unfix(f)
 	}
 }
+
+// TestCleanerWritesColdPagesFirst (BP-9): with cold set, the cleaner's
+// pages are the least used dirty ones, whatever their recLSN; without it,
+// the oldest.
+func TestCleanerWritesColdPagesFirst(t *testing.T) {
+	for _, cold := range []bool{true, false} {
+		p, _ := newPool(t, 64)
+		// Pages 0-9 dirtied first (oldest) and used often; 10-19 later, cold.
+		for i := 0; i < 20; i++ {
+			dirty(t, p, pagestore.FirstDataPage+page.ID(i), page.LSN(100+i), byte(i))
+		}
+		for i := 0; i < 10; i++ {
+			f, err := p.Fix(pagestore.FirstDataPage + page.ID(i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.usage.Store(maxUsage)
+			p.Unfix(f)
+		}
+		n, err := p.FlushOldestPaced(10, 10, cold, func(int) bool { return true })
+		if err != nil || n != 10 {
+			t.Fatalf("cold %v: wrote %d, %v", cold, n, err)
+		}
+		for i := 0; i < 20; i++ {
+			f, err := p.Fix(pagestore.FirstDataPage + page.ID(i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.mu.Lock()
+			clean := !f.mu.dirty
+			f.mu.Unlock()
+			p.Unfix(f)
+			if want := (i >= 10) == cold; clean != want {
+				t.Fatalf("cold %v: page %d (usage %s) clean %v, want %v", cold, i, map[bool]string{true: "high", false: "none"}[i < 10], clean, want)
+			}
+		}
+	}
+}
