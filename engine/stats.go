@@ -4,6 +4,7 @@ import (
 	"strata/bpe"
 	"strata/iogov"
 	"strata/memgov"
+	"strata/mtr"
 	"strata/mvcc"
 	"time"
 
@@ -39,6 +40,9 @@ type Stats struct {
 	MaxTxnMemory int64
 	// Versions is the version store (mvcc MV-5; EN-8).
 	Versions mvcc.Stats
+	// Apply is the apply latch's use (mtr MTR-1): every commit's changes
+	// are applied one mini-transaction at a time.
+	Apply mtr.Stats
 
 	Commits, Rollbacks, RecoveredRecords int64
 	// Spills, StagedCommits and Escalations count EN-9's write-set spills
@@ -66,6 +70,7 @@ func (db *DB) Stats() Stats {
 		LogUsedBytes: db.log.Used(), LogCapacityBytes: db.log.Capacity(),
 		TornWriteProtection: db.store.Mode().String(),
 		Memory:              memgov.Read(), MaxTxnMemory: db.opts.MaxTxnMemory, Versions: db.versions.Stats(),
+		Apply: db.mtrs.Stats(),
 	}
 }
 

@@ -38,6 +38,8 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"strata/bufpool"
 	"strata/page"
@@ -50,6 +52,24 @@ type Manager struct {
 	log   *wal.Log
 	apply sync.Mutex
 	bufs  sync.Pool
+	// The apply latch's use (Stats): mini-transactions run, and the
+	// nanoseconds they held it and waited for it.
+	count, heldNanos, waitNanos atomic.Int64
+	since                       time.Time // when the running mtr took the latch
+}
+
+// Stats is how much the apply latch (MTR-1) is used: at a rate of R
+// mini-transactions per second, each holding it Held/Count on average,
+// the latch is busy R*Held/Count of the time, and saturates at
+// Count/Held per second.
+type Stats struct {
+	Count        int64
+	Held, Waited time.Duration
+}
+
+// Stats returns the apply latch's counters.
+func (m *Manager) Stats() Stats {
+	return Stats{Count: m.count.Load(), Held: time.Duration(m.heldNanos.Load()), Waited: time.Duration(m.waitNanos.Load())}
 }
 
 // NewManager returns a manager logging to log and changing pages of pool.
@@ -105,7 +125,10 @@ func (t *Mtr) OnEnd(fn func(committed bool)) { t.onEnd = fn }
 
 // Begin starts a mini-transaction, waiting for the previous one to end.
 func (m *Manager) Begin() *Mtr {
+	start := time.Now()
 	m.apply.Lock()
+	m.since = time.Now()
+	m.waitNanos.Add(int64(m.since.Sub(start)))
 	return &Mtr{m: m, pinned: map[page.ID]*bufpool.Frame{}, written: map[page.ID]*written{}}
 }
 
@@ -232,6 +255,8 @@ func (t *Mtr) release() {
 	}
 	t.done = true
 	t.pinned, t.written, t.order = nil, nil, nil
+	t.m.count.Add(1)
+	t.m.heldNanos.Add(int64(time.Since(t.m.since)))
 	t.m.apply.Unlock()
 }
 
