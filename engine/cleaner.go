@@ -42,8 +42,9 @@ func (db *DB) pageCleaner() {
 		if owed >= 1 {
 			// One scan of the pool per tick, batches paced by tokens.
 			var err error
-			// BP-9: cold pages first unless the checkpoint needs the oldest.
-			cold := float64(db.log.Used()) < iogov.HighLogFill*float64(db.log.Capacity())
+			// BP-9: cold pages first when frames are short (urgent for dirty
+			// pages), unless the checkpoint needs the oldest.
+			cold := plan.Urgent && float64(db.log.Used()) < iogov.HighLogFill*float64(db.log.Capacity())
 			wrote, err = db.pool.FlushOldestPaced(int(owed), cleanerBatch, cold, func(n int) bool {
 				select {
 				case <-db.stop:
