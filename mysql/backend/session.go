@@ -125,7 +125,13 @@ func (s *Session) FinishStatement() error {
 	if s.b.binlog == nil {
 		return nil
 	}
-	if err := s.finishCreated(s.created); err != nil {
+	return s.finish(s.created)
+}
+
+// finish makes the created tables everyone's and logs the statement's
+// text if no catalog commit did (CAT-7): FinishStatement's and Nested's.
+func (s *Session) finish(created []createdTable) error {
+	if err := s.finishCreated(created); err != nil {
 		return err
 	}
 	if db, text, ok := s.PendingStatement(); ok {
@@ -153,16 +159,13 @@ func (s *Session) Nested(db, text string, asText bool, run func() error) error {
 	s.LogStatement(db, text)
 	s.binlogText = asText
 	created := len(s.created)
-	err := run()
-	if err == nil && len(s.created) > created {
-		// CAT-7: a table the procedure created stays if the CALL fails
-		// later, as DDL commits in MySQL.
-		err = s.finishCreated(s.created[created:])
-		s.created = s.created[:created]
+	if err := run(); err != nil {
+		return err
 	}
-	if db, text, pending := s.PendingStatement(); err == nil && pending {
-		err = s.b.binlog.Statement(db, text)
-	}
+	// CAT-7: a table the procedure created stays if the CALL fails later,
+	// as DDL commits in MySQL.
+	err := s.finish(s.created[created:])
+	s.created = s.created[:created]
 	return err
 }
 

@@ -85,9 +85,9 @@ func (h *errorHandler) NewConnection(c *mysql.Conn) {
 // done ends a statement in the session (SES-5) and sets the status flags
 // of the packets still to be written.
 func (h *errorHandler) done(c *mysql.Conn, err error) {
-	if s := h.session(c); s != nil && h.binlog != nil && err == nil {
+	if err == nil {
 		// SRV-REPL-4: a statement whose OK did not pass through spool.
-		if ferr := s.FinishStatement(); ferr != nil {
+		if ferr := h.finishLogged(c); ferr != nil {
 			logrus.Errorf("strata: connection %d: binary log: statement not logged: %v", c.ConnectionID, ferr)
 		}
 	}
@@ -191,14 +191,11 @@ func (h *errorHandler) spool(c *mysql.Conn, query string, cb mysql.ResultSpoolFn
 	showIndex := showIndexRE.MatchString(query)
 	diagnostics := startsWithWord(query, "show") && (containsFold(query, "warnings") || containsFold(query, "errors"))
 	return func(res *sqltypes.Result, more bool) error {
-		if h.binlog != nil && len(res.Fields) == 0 {
-			// SRV-REPL-4, backend CAT-7: a DDL is finished and logged
-			// before its OK (more: other statements of a multi-statement
-			// text follow, each begun again).
-			if s := h.session(c); s != nil {
-				if err := s.FinishStatement(); err != nil {
-					return err
-				}
+		if len(res.Fields) == 0 {
+			// An OK: other statements of a multi-statement text may follow
+			// (more), each begun again.
+			if err := h.finishLogged(c); err != nil {
+				return err
 			}
 		}
 		if columns {
@@ -1600,11 +1597,9 @@ func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mys
 			h.insertIDs(c, res)
 		}
 		res.Info = "" // as in spool
-		if h.binlog != nil && len(res.Fields) == 0 {
-			if s := h.session(c); s != nil {
-				if err := s.FinishStatement(); err != nil { // SRV-REPL-4, backend CAT-7
-					return err
-				}
+		if len(res.Fields) == 0 {
+			if err := h.finishLogged(c); err != nil {
+				return err
 			}
 		}
 		return cb(res)

@@ -347,6 +347,19 @@ func statementText(query string) string {
 
 var executeRE = regexp.MustCompile(`(?is)^\s*EXECUTE\s+([A-Za-z0-9_$]+|` + "`[^`]+`" + `)`)
 
+// finishLogged finishes the statement before its OK is sent (SRV-REPL-4,
+// backend CAT-7: the tables it created become everyone's, its text is
+// logged); nothing while the log is off.
+func (h *errorHandler) finishLogged(c *mysql.Conn) error {
+	if h.binlog == nil {
+		return nil
+	}
+	if s := h.session(c); s != nil {
+		return s.FinishStatement()
+	}
+	return nil
+}
+
 // beginLogged names the text the statement is logged as in the binary log
 // (SRV-REPL-4): a DDL's own, or the DDL text an EXECUTE runs (rules
 // RULE-78); every other statement names none.
