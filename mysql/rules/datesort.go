@@ -57,7 +57,7 @@ func dateSortKeys(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sc
 // dateSortKey is a DATE sort key compared by dateKeyType (RULE-77).
 type dateSortKey struct {
 	sql.Expression
-	typ dateKeyType
+	typ sql.Type // a dateKeyType, boxed once (Type is called per comparison)
 }
 
 func (k *dateSortKey) Type() sql.Type             { return k.typ }

@@ -351,6 +351,10 @@
 // RULE-77 A DATE sort key compares canonical date strings (what DATE()
 // returns) as strings, not by parsing both (datesort.go).
 //
+// RULE-79 DECIMAL comparisons with exact literals, sort keys and MIN/MAX
+// compare without go-mysql-server's per-value print-and-parse rescale,
+// literals exactly (decimals.go).
+//
 // RULE-70 (retired: refusing outer aggregates before planning also
 // refused shapes go-mysql-server answers; the server maps its run-time
 // error instead, handler.go errorRules)
@@ -460,6 +464,8 @@ const (
 	topNThroughProjectionsID
 	fastArithmeticID
 	dateSortKeysID
+	decimalValuesID
+	decimalGridLiteralsID
 )
 
 var once sync.Once
@@ -477,7 +483,8 @@ func Install() {
 					analyzer.Rule{Id: tooManyTablesID, Apply: tooManyTables},
 					analyzer.Rule{Id: quantifiedID, Apply: quantifiedComparisons},
 					analyzer.Rule{Id: nestedJoinFiltersID, Apply: nestedJoinFilters}, // RULE-64, before join planning
-					analyzer.Rule{Id: trimPaddedLiteralsID, Apply: trimPaddedLiterals})
+					analyzer.Rule{Id: trimPaddedLiteralsID, Apply: trimPaddedLiterals},
+					analyzer.Rule{Id: decimalGridLiteralsID, Apply: decimalGridLiterals}) // RULE-79, before index ranges
 				analyzer.DefaultRules = append(rules, analyzer.DefaultRules[i:]...)
 				break
 			}
@@ -573,7 +580,8 @@ func Install() {
 			analyzer.Rule{Id: typedLiteralsID, Apply: typedLiterals},                   // RULE-73
 			analyzer.Rule{Id: topNThroughProjectionsID, Apply: topNThroughProjections}, // RULE-74
 			analyzer.Rule{Id: fastArithmeticID, Apply: fastArithmetic},                 // RULE-76
-			analyzer.Rule{Id: dateSortKeysID, Apply: dateSortKeys})                     // RULE-77, after RULE-74 makes top-Ns
+			analyzer.Rule{Id: dateSortKeysID, Apply: dateSortKeys},                     // RULE-77, after RULE-74 makes top-Ns
+			analyzer.Rule{Id: decimalValuesID, Apply: decimalValues})                   // RULE-79, after RULE-74 too
 		// RULE-36 before go-mysql-server's filter simplification.
 		for i, r := range analyzer.OnceBeforeDefault {
 			if r.Id.String() == "simplifyFilters" {

@@ -434,3 +434,27 @@ SELECT id FROM kh FORCE KEY FOR ORDER BY (kv) ORDER BY v;
 SELECT id FROM kh IGNORE KEY (PRIMARY) WHERE id > 1 ORDER BY id;
 -- A system variable's column is named as the statement spells it (server handler variablesAsWritten).
 SELECT @@AUTOCOMMIT, @@SESSION.AUTOCOMMIT, @@Max_Allowed_Packet > 0, @@autocommit AS lower_alias;
+-- DECIMAL compared with exact literals, sorted, MIN/MAX (rules RULE-79): literals of more digits than the scale compare exactly.
+CREATE TABLE money (id INT PRIMARY KEY, amt DECIMAL(8,2), g INT, big DECIMAL(30,0), KEY (amt));
+INSERT INTO money VALUES (1, 10.00, 1, 1), (2, 10.01, 1, 12345678901234567890123), (3, -10.01, 2, -5), (4, NULL, 2, NULL), (5, 0.00, 3, 0), (6, 999999.99, 3, 18446744073709551615), (7, -0.01, 1, 7), (8, 10.005, 2, 8);
+SELECT id FROM money WHERE amt > 10.005 ORDER BY id;
+SELECT id FROM money WHERE amt >= 10.005 ORDER BY id;
+SELECT id FROM money WHERE amt = 10.005 ORDER BY id;
+SELECT id FROM money WHERE amt < 10.005 ORDER BY id;
+SELECT id FROM money WHERE amt <= 10 ORDER BY id;
+SELECT id FROM money WHERE 10 < amt ORDER BY id;
+SELECT id FROM money WHERE -10.01 = amt ORDER BY id;
+SELECT id FROM money WHERE amt <> 10 ORDER BY id;
+SELECT id FROM money WHERE amt BETWEEN -0.005 AND 10.005 ORDER BY id;
+SELECT id FROM money WHERE amt NOT BETWEEN -0.005 AND 10.005 ORDER BY id;
+SELECT id FROM money WHERE amt BETWEEN 10.01 AND 10 ORDER BY id;
+SELECT id FROM money WHERE big > 18446744073709551614 ORDER BY id;
+SELECT id FROM money WHERE big < -4 ORDER BY id;
+SELECT id, amt > 0 FROM money ORDER BY id;
+SELECT id FROM money WHERE amt * 2 > 20.01 ORDER BY id;
+SELECT id, amt FROM money ORDER BY amt DESC, id LIMIT 4;
+SELECT id, amt FROM money ORDER BY amt, id;
+SELECT id, big FROM money ORDER BY big DESC, id;
+SELECT MIN(amt), MAX(amt), MIN(big), MAX(big) FROM money;
+SELECT g, MIN(amt), MAX(amt) FROM money GROUP BY g ORDER BY g;
+SELECT MAX(amt) FROM money WHERE id > 100;
