@@ -10,6 +10,7 @@
 #
 #   bench/queries.sh [--scale 50000] [--runs 3] [--bp 1G] [--only NAME]
 #                    [--profile NAME]  # CPU profile of strata over query NAME
+#                    [--before REV]    # also strata built at git revision REV, same data
 #
 # Work files under $BENCH_DIR (default /var/tmp/strata-bench-queries);
 # the table in $BENCH_DIR/results/queries.md.
@@ -17,7 +18,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 DIR=${BENCH_DIR:-/var/tmp/strata-bench-queries}
-SCALE=50000; RUNS=3; BP=1G; ONLY=; PROFILE=
+SCALE=50000; RUNS=3; BP=1G; ONLY=; PROFILE=; BEFORE=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--scale) SCALE=$2; shift 2 ;;
@@ -25,23 +26,38 @@ while [ $# -gt 0 ]; do
 	--bp) BP=$2; shift 2 ;;
 	--only) ONLY=$2; shift 2 ;;
 	--profile) PROFILE=$2; shift 2 ;;
+	--before) BEFORE=$2; shift 2 ;;
 	*) echo "unknown option $1" >&2; exit 2 ;;
 	esac
 done
 . "$HERE/lib/servers.sh"
 install_servers
-MPORT=3317; SPORT=3318; PPORT=9115
+MPORT=3317; SPORT=3318; PPORT=9115; BPORT=3319
 RES=$DIR/results
-rm -rf "$DIR/mariadb" "$DIR/strata"
+rm -rf "$DIR/mariadb" "$DIR/strata" "$DIR/strata-before"
 mkdir -p "$RES" "$DIR/strata"
 (cd "$ROOT" && go build -o "$DIR/strata/strata" ./cmd/strata && go build -o "$DIR/queries" ./bench/queries)
-MARIADB_PID=; STRATA_PID=
-trap 'kill $MARIADB_PID $STRATA_PID 2>/dev/null || true; wait 2>/dev/null || true' EXIT
+if [ -n "$BEFORE" ]; then
+	mkdir -p "$DIR/strata-before"
+	git -C "$ROOT" worktree add --detach "$DIR/src" "$BEFORE" >/dev/null 2>&1
+	(cd "$DIR/src" && go build -o "$DIR/strata-before/strata" ./cmd/strata)
+	git -C "$ROOT" worktree remove --force "$DIR/src"
+	echo "strata-before: $(git -C "$ROOT" log -1 --format='%h %s' "$BEFORE" | cut -c1-100)" >&2
+fi
+MARIADB_PID=; STRATA_PID=; BEFORE_PID=
+trap 'kill $MARIADB_PID $STRATA_PID $BEFORE_PID 2>/dev/null || true; wait 2>/dev/null || true' EXIT
 start_mariadb "$DIR/mariadb" $MPORT "$BP"
 start_strata "$DIR/strata" $SPORT "$BP" $PPORT
+args=(--scale "$SCALE" --runs "$RUNS" --dsn "mariadb=root@tcp(127.0.0.1:$MPORT)/" --dsn "strata=root@tcp(127.0.0.1:$SPORT)/")
+if [ -n "$BEFORE" ]; then
+	main_pid=$STRATA_PID
+	start_strata "$DIR/strata-before" $BPORT "$BP" $((PPORT + 1))
+	BEFORE_PID=$STRATA_PID; STRATA_PID=$main_pid
+	wait_port $BPORT
+	args+=(--dsn "strata-before=root@tcp(127.0.0.1:$BPORT)/")
+fi
 wait_port $MPORT
 wait_port $SPORT
-args=(--scale "$SCALE" --runs "$RUNS" --dsn "mariadb=root@tcp(127.0.0.1:$MPORT)/" --dsn "strata=root@tcp(127.0.0.1:$SPORT)/")
 "$DIR/queries" "${args[@]}" --load-only
 if [ -n "$PROFILE" ]; then
 	curl -s -o "$RES/$PROFILE.cpu.pprof" "http://127.0.0.1:$PPORT/debug/pprof/profile?seconds=30" &

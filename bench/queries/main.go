@@ -307,6 +307,11 @@ var queries = []query{
 	{"segment-country-report", one(`SELECT c.segment, c.country, COUNT(DISTINCT c.id), SUM(o.total) FROM customers c
 		JOIN orders o ON o.customer_id = c.id WHERE o.status = 'paid' AND c.segment = 'corporate'
 		GROUP BY c.segment, c.country ORDER BY c.country`)},
+	{"orders-in-amount-range", one(`SELECT COUNT(*), SUM(total) FROM orders WHERE total BETWEEN 100 AND 200`)},
+	{"top10-orders-by-total", one(`SELECT id, customer_id, total FROM orders ORDER BY total DESC, id LIMIT 10`)},
+	{"line-value-filter", one(`SELECT COUNT(*) FROM order_lines WHERE qty * price > 500`)},
+	{"min-max-total-by-status", one(`SELECT status, MIN(total), MAX(total) FROM orders GROUP BY status ORDER BY status`)},
+	{"orders-per-customer-top3", one(`SELECT customer_id, COUNT(*) AS n FROM orders GROUP BY customer_id ORDER BY n DESC, customer_id LIMIT 3`)},
 	{"trigger-insert x500", func(s server) string {
 		// 500 single-row INSERTs, each firing the trigger; the orders
 		// are removed again (the trigger counts them once per run).

@@ -355,6 +355,10 @@
 // compare without go-mysql-server's per-value print-and-parse rescale,
 // literals exactly (decimals.go).
 //
+// RULE-80 GROUP BY finds a row's group by its key's exact bytes in a Go
+// map, not by a 64-bit hash of its fmt text in a locked cache
+// (groupby.go).
+//
 // RULE-70 (retired: refusing outer aggregates before planning also
 // refused shapes go-mysql-server answers; the server maps its run-time
 // error instead, handler.go errorRules)
@@ -466,6 +470,7 @@ const (
 	dateSortKeysID
 	decimalValuesID
 	decimalGridLiteralsID
+	fastGroupingsID
 )
 
 var once sync.Once
@@ -581,7 +586,8 @@ func Install() {
 			analyzer.Rule{Id: topNThroughProjectionsID, Apply: topNThroughProjections}, // RULE-74
 			analyzer.Rule{Id: fastArithmeticID, Apply: fastArithmetic},                 // RULE-76
 			analyzer.Rule{Id: dateSortKeysID, Apply: dateSortKeys},                     // RULE-77, after RULE-74 makes top-Ns
-			analyzer.Rule{Id: decimalValuesID, Apply: decimalValues})                   // RULE-79, after RULE-74 too
+			analyzer.Rule{Id: decimalValuesID, Apply: decimalValues},                   // RULE-79, after RULE-74 too
+			analyzer.Rule{Id: fastGroupingsID, Apply: fastGroupings})                   // RULE-80, last: other rules find *plan.GroupBy
 		// RULE-36 before go-mysql-server's filter simplification.
 		for i, r := range analyzer.OnceBeforeDefault {
 			if r.Id.String() == "simplifyFilters" {
