@@ -39,7 +39,7 @@ mkdir -p "$RES" "$DIR/strata"
 (cd "$ROOT" && go build -o "$DIR/strata/strata" ./cmd/strata && go build -o "$DIR/queries" ./bench/queries)
 if [ -n "$BEFORE" ]; then
 	mkdir -p "$DIR/strata-before"
-	git -C "$ROOT" worktree add --detach "$DIR/src" "$BEFORE" >/dev/null 2>&1
+	git -C "$ROOT" worktree add --detach "$DIR/src" "$BEFORE" >/dev/null
 	(cd "$DIR/src" && go build -o "$DIR/strata-before/strata" ./cmd/strata)
 	git -C "$ROOT" worktree remove --force "$DIR/src"
 	echo "strata-before: $(git -C "$ROOT" log -1 --format='%h %s' "$BEFORE" | cut -c1-100)" >&2
