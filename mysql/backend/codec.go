@@ -628,6 +628,12 @@ func (c colCodec) decodeIntKey(b []byte) (uint64, bool) {
 // up to 18 digits without decimal.NewFromString's general parser (17% of
 // a scan summing a DECIMAL column), into the same value and exponent.
 func parseStoredDecimal(raw []byte) (decimal.Decimal, error) {
+	return parseStoredDecimalIn(nil, raw)
+}
+
+// parseStoredDecimalIn is parseStoredDecimal with the value's memory from
+// a (CODEC-13).
+func parseStoredDecimalIn(a *valueArena, raw []byte) (decimal.Decimal, error) {
 	b := raw
 	neg := len(b) > 0 && b[0] == '-'
 	if neg {
@@ -658,7 +664,7 @@ func parseStoredDecimal(raw []byte) (decimal.Decimal, error) {
 	if neg {
 		m = -m
 	}
-	return decimal.New(m, int32(-frac)), nil
+	return a.decimal(m, int32(-frac)), nil
 }
 
 // intValue is the Go value of an integer column from its key encoding's
@@ -763,12 +769,14 @@ var errCorruptRow = fmt.Errorf("strata: corrupt row")
 
 // decodeRow decodes a row written by appendRow into dst (len(cols) long).
 func decodeRow(ctx context.Context, b []byte, cols []colCodec, dst sql.Row) error {
-	return decodeColumns(ctx, b, cols, dst, nil)
+	return decodeColumns(ctx, b, cols, dst, nil, nil)
 }
 
 // decodeColumns decodes the columns i with need[i] (every column when need
 // is nil) and sets the others to nil: they are skipped, not decoded.
-func decodeColumns(ctx context.Context, b []byte, cols []colCodec, dst sql.Row, need []bool) error {
+// DECIMAL and string values take their memory from a when it is not nil
+// (CODEC-13).
+func decodeColumns(ctx context.Context, b []byte, cols []colCodec, dst sql.Row, need []bool, a *valueArena) error {
 	n, k := binary.Uvarint(b)
 	if k <= 0 || n > uint64(len(b)-k)*8 { // a column count the NULL bitmap cannot hold
 		return errCorruptRow
@@ -832,7 +840,7 @@ func decodeColumns(ctx context.Context, b []byte, cols []colCodec, dst sql.Row, 
 			b = b[k+int(l):]
 			switch c.kind {
 			case kDecimal:
-				d, err := parseStoredDecimal(raw)
+				d, err := parseStoredDecimalIn(a, raw)
 				if err != nil {
 					return errCorruptRow
 				}
@@ -841,7 +849,7 @@ func decodeColumns(ctx context.Context, b []byte, cols []colCodec, dst sql.Row, 
 				if c.char {
 					raw = bytes.TrimRight(raw, " ")
 				}
-				v = string(raw)
+				v = a.string(raw)
 			case kBytes:
 				v = append([]byte{}, raw...)
 			case kJSON:

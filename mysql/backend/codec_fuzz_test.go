@@ -47,7 +47,7 @@ func FuzzDecodeRow(f *testing.F) {
 			need[i] = i%2 == 0
 		}
 		some := make(sql.Row, len(cols))
-		errSome := decodeColumns(ctx, b, cols, some, need)
+		errSome := decodeColumns(ctx, b, cols, some, need, &valueArena{})
 		if errAll == nil && errSome == nil {
 			for i := range cols {
 				if need[i] && !equalValues(all[i], some[i]) {

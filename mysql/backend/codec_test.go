@@ -3,8 +3,10 @@ package backend
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"math/rand"
+	"strings"
 	"testing"
 	"time"
 
@@ -198,7 +200,7 @@ func TestRowRoundTrip(t *testing.T) {
 		for i := range part {
 			part[i] = "stale"
 		}
-		if err := decodeColumns(ctx, b, cols, part, need); err != nil {
+		if err := decodeColumns(ctx, b, cols, part, need, &valueArena{}); err != nil {
 			t.Fatalf("mask %b: %v", mask, err)
 		}
 		for i := range cols {
@@ -214,7 +216,7 @@ func TestRowRoundTrip(t *testing.T) {
 		}
 	}
 	for n := 0; n < len(b); n++ {
-		decodeColumns(ctx, b[:n], cols, got, []bool{false, true, false, false, false, true, false, false, false, false, true})
+		decodeColumns(ctx, b[:n], cols, got, []bool{false, true, false, false, false, true, false, false, false, false, true}, nil)
 	}
 }
 
@@ -255,5 +257,54 @@ func BenchmarkStringKey(b *testing.B) {
 				buf, _ = c.appendKey(context.Background(), buf[:0], s)
 			}
 		})
+	}
+}
+
+// CODEC-13: values decoded into an arena are the values decoded without
+// one (DECIMAL value and exponent, strings), and stay so while the arena
+// hands out the rest of its blocks and new ones.
+func TestArenaValuesStay(t *testing.T) {
+	if !decimalLayoutOK {
+		t.Fatal("shopspring/decimal's layout is not the mirrored one: CODEC-13 would make every value by decimal.New")
+	}
+	r := rand.New(rand.NewSource(13))
+	var a valueArena
+	var decs []decimal.Decimal
+	var strs []string
+	var raws [][]byte
+	for i := 0; i < 5000; i++ {
+		neg := ""
+		if r.Intn(3) == 0 {
+			neg = "-"
+		}
+		raw := []byte(fmt.Sprintf("%s%d.%02d", neg, r.Int63n(1e15), r.Intn(100)))
+		if i%100 == 0 {
+			raw = []byte("0.00")
+		}
+		d, err := parseStoredDecimalIn(&a, raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		decs, raws = append(decs, d), append(raws, raw)
+		s := make([]byte, r.Intn(700))
+		for j := range s {
+			s[j] = byte('a' + r.Intn(26))
+		}
+		strs = append(strs, a.string(s))
+		copy(s, "XXXXXXXX") // the caller's buffer is reused; the value is a copy
+	}
+	for i, d := range decs {
+		want, _ := decimal.NewFromString(string(raws[i]))
+		if !d.Equal(want) || d.Exponent() != want.Exponent() || d.String() != want.String() {
+			t.Fatalf("%s decoded as %v (exp %d)", raws[i], d, d.Exponent())
+		}
+		if d.Add(decimal.New(1, 0)).Sub(decimal.New(1, 0)).Cmp(want) != 0 {
+			t.Fatalf("%s: arithmetic on the arena value", raws[i])
+		}
+	}
+	for i, s := range strs {
+		if strings.Contains(s, "X") || (len(s) > 0 && (s[0] < 'a' || s[0] > 'z')) {
+			t.Fatalf("string %d overwritten: %.20q", i, s)
+		}
 	}
 }

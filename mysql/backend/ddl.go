@@ -255,7 +255,7 @@ func backfill(ctx *sql.Context, db *engine.DB, t *table, ix *index) error {
 		var last []byte
 		for n < scanBatch && it.Next() {
 			pk := it.Key()
-			if err := decodeColumns(ctx, it.Value(), t.cols, row, need); err != nil {
+			if err := decodeColumns(ctx, it.Value(), t.cols, row, need, nil); err != nil {
 				tx.Rollback()
 				return err
 			}

@@ -300,7 +300,7 @@ func (ft *FastTable) Get(ctx *sql.Context, key any, need []bool) (sql.Row, bool,
 		return nil, false, s.engineErr(err)
 	}
 	row := make(sql.Row, len(t.cols))
-	if err := decodeColumns(ctx, v, t.cols, row, need); err != nil {
+	if err := decodeColumns(ctx, v, t.cols, row, need, nil); err != nil {
 		return nil, false, err
 	}
 	s.rowsRead.Add(1)
@@ -343,7 +343,7 @@ func (ft *FastTable) eachRow(ctx *sql.Context, it *engine.Iterator, need []bool,
 		if err != nil {
 			return err
 		}
-		if err := decodeColumns(ctx, v, t.cols, row, need); err != nil {
+		if err := decodeColumns(ctx, v, t.cols, row, need, nil); err != nil {
 			return err
 		}
 		n++

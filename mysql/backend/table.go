@@ -813,6 +813,7 @@ type rowIter struct {
 	t       *table
 	s       *Session
 	tx      *engine.Tx
+	arena   valueArena // CODEC-13
 	part    *partition
 	locking bool
 	next    int
@@ -925,7 +926,7 @@ func (ri *rowIter) load(ctx *sql.Context, key, val []byte) (sql.Row, bool, error
 	} else {
 		full = make(sql.Row, len(t.cols))
 	}
-	if err := decodeColumns(ctx, val, t.cols, full, ri.need); err != nil {
+	if err := decodeColumns(ctx, val, t.cols, full, ri.need, &ri.arena); err != nil {
 		return nil, false, err
 	}
 	if ix != nil {

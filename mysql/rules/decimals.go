@@ -50,6 +50,9 @@ func decimalValues(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.S
 				if ne := fastDecimalExpr(e); ne != nil {
 					return ne, transform.NewTree, nil
 				}
+				if ne := fastStringCompare(e); ne != nil { // RULE-81, in the same walk
+					return ne, transform.NewTree, nil
+				}
 				return e, transform.SameTree, nil
 			})
 			if err != nil {

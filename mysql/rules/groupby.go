@@ -26,53 +26,55 @@ import (
 // fmt.Fprintf into a fresh xxhash and kept the groups in a locked cache
 // by that 64-bit hash: 45% of `GROUP BY customer_id` over 250,000 rows
 // (and two keys with one hash were one group).
-func fastGroupings(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, scope *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	if scope != nil {
-		// A subquery's analysis: its plan is validated again as part of
-		// the statement's (go-mysql-server's validateAggregations wants
-		// aggregations under a *plan.GroupBy), so the statement's own
-		// pass, after that validation, rewrites the whole tree.
-		return n, transform.SameTree, nil
-	}
+func fastGroupings(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	wrapped := map[*plan.GroupBy]bool{} // by an analysis of a subquery or a UNION branch before this one
+	transform.Inspect(n, func(n sql.Node) bool {
+		if w, ok := n.(*groupedBy); ok {
+			wrapped[w.Child.(*plan.GroupBy)] = true
+		}
+		return true
+	})
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		g, ok := n.(*plan.GroupBy)
-		if !ok || len(g.GroupByExprs) == 0 {
+		if !ok || len(g.GroupByExprs) == 0 || wrapped[g] {
 			return n, transform.SameTree, nil
 		}
-		return &fastGroupBy{GroupBy: g}, transform.NewTree, nil
+		return &groupedBy{UnaryNode: plan.UnaryNode{Child: g}}, transform.NewTree, nil
 	})
 }
 
-// fastGroupBy is a GroupBy run by groupIter (RULE-80); it plans and
-// prints as the GroupBy.
-type fastGroupBy struct {
-	*plan.GroupBy
+// groupedBy runs its child GroupBy with groupIter (RULE-80). The GroupBy
+// stays in the plan as it is (go-mysql-server's validation looks for
+// aggregations outside a *plan.GroupBy, and a subquery's or a UNION
+// branch's plan is validated again as part of the statement's); only
+// its execution is this node's.
+type groupedBy struct {
+	plan.UnaryNode
 }
 
-var _ sql.ExecSourceRel = (*fastGroupBy)(nil)
+var _ sql.ExecSourceRel = (*groupedBy)(nil)
 
-func (g *fastGroupBy) WithChildren(children ...sql.Node) (sql.Node, error) {
-	n, err := g.GroupBy.WithChildren(children...)
+func (g *groupedBy) String() string      { return g.Child.String() }
+func (g *groupedBy) DebugString() string { return sql.DebugString(g.Child) }
+func (g *groupedBy) IsReadOnly() bool    { return g.Child.IsReadOnly() }
+
+func (g *groupedBy) WithChildren(children ...sql.Node) (sql.Node, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(g, len(children), 1)
+	}
+	if _, ok := children[0].(*plan.GroupBy); !ok {
+		return children[0], nil // a rule replaced the GroupBy: it runs as planned
+	}
+	return &groupedBy{UnaryNode: plan.UnaryNode{Child: children[0]}}, nil
+}
+
+func (g *groupedBy) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) {
+	gb := g.Child.(*plan.GroupBy)
+	child, err := rowexec.DefaultBuilder.Build(ctx, gb.Child, row)
 	if err != nil {
 		return nil, err
 	}
-	return &fastGroupBy{GroupBy: n.(*plan.GroupBy)}, nil
-}
-
-func (g *fastGroupBy) WithExpressions(exprs ...sql.Expression) (sql.Node, error) {
-	n, err := g.GroupBy.WithExpressions(exprs...)
-	if err != nil {
-		return nil, err
-	}
-	return &fastGroupBy{GroupBy: n.(*plan.GroupBy)}, nil
-}
-
-func (g *fastGroupBy) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) {
-	child, err := rowexec.DefaultBuilder.Build(ctx, g.Child, row)
-	if err != nil {
-		return nil, err
-	}
-	return &groupIter{child: child, selected: g.SelectedExprs, groupBy: g.GroupByExprs, index: map[string]int{}}, nil
+	return &groupIter{child: child, selected: gb.SelectedExprs, groupBy: gb.GroupByExprs, index: map[string]int{}}, nil
 }
 
 type groupIter struct {

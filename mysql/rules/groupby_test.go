@@ -70,7 +70,7 @@ func TestFastGroupingsMatchGroupBy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := fast.(*fastGroupBy); !ok {
+		if _, ok := fast.(*groupedBy); !ok {
 			t.Fatalf("not rewritten: %T", fast)
 		}
 		got := drain(t, ctx, must(rowexec.DefaultBuilder.Build(ctx, fast, nil)))
@@ -79,6 +79,10 @@ func TestFastGroupingsMatchGroupBy(t *testing.T) {
 		}
 		if fast.String() != gb.String() {
 			t.Fatalf("prints %q, was %q", fast.String(), gb.String())
+		}
+		again, _, _ := fastGroupings(ctx, nil, fast, nil, nil, nil)
+		if again.(*groupedBy).Child != gb {
+			t.Fatalf("wrapped twice: %T", again.(*groupedBy).Child)
 		}
 	}
 }

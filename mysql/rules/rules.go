@@ -359,6 +359,10 @@
 // map, not by a 64-bit hash of its fmt text in a locked cache
 // (groupby.go).
 //
+// RULE-81 A character column compared with a literal of its type reads
+// the weights of ASCII runes from a table made once per collation
+// (collcompare.go).
+//
 // RULE-70 (retired: refusing outer aggregates before planning also
 // refused shapes go-mysql-server answers; the server maps its run-time
 // error instead, handler.go errorRules)
