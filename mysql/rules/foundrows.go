@@ -7,7 +7,6 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/iters"
 	"github.com/dolthub/go-mysql-server/sql/plan"
-	"github.com/dolthub/go-mysql-server/sql/rowexec"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 )
 
@@ -55,11 +54,11 @@ func (n *limitOffset) WithChildren(children ...sql.Node) (sql.Node, error) {
 func (n *limitOffset) RowIter(ctx *sql.Context, r sql.Row) (sql.RowIter, error) {
 	l, ok := n.Child.(*plan.Limit)
 	if !ok {
-		return rowexec.DefaultBuilder.Build(ctx, n.Child, r)
+		return Exec.Build(ctx, n.Child, r)
 	}
 	o, ok := l.Child.(*plan.Offset)
 	if !ok {
-		return rowexec.DefaultBuilder.Build(ctx, n.Child, r)
+		return Exec.Build(ctx, n.Child, r)
 	}
 	limit, err := iters.GetInt64Value(ctx, l.Limit)
 	if err != nil {
@@ -69,7 +68,7 @@ func (n *limitOffset) RowIter(ctx *sql.Context, r sql.Row) (sql.RowIter, error) 
 	if err != nil {
 		return nil, err
 	}
-	it, err := rowexec.DefaultBuilder.Build(ctx, o.Child, r)
+	it, err := Exec.Build(ctx, o.Child, r)
 	if err != nil {
 		return nil, err
 	}

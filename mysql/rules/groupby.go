@@ -1,13 +1,16 @@
 package rules
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/expression/function/aggregation"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/rowexec"
@@ -25,56 +28,184 @@ import (
 // are go-mysql-server's. Its grouping iterator hashed every key through
 // fmt.Fprintf into a fresh xxhash and kept the groups in a locked cache
 // by that 64-bit hash: 45% of `GROUP BY customer_id` over 250,000 rows
-// (and two keys with one hash were one group).
+// (and two keys with one hash were one group). The GroupBy stays in the
+// plan; Exec runs it with groupIter. When the grouping columns lead an
+// index that covers what the table gives, the table is read through that
+// index, so rows of one group come together and most rows find their
+// group as the last row's, without the map.
 func fastGroupings(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	wrapped := map[*plan.GroupBy]bool{} // by an analysis of a subquery or a UNION branch before this one
-	transform.Inspect(n, func(n sql.Node) bool {
-		if w, ok := n.(*groupedBy); ok {
-			wrapped[w.Child.(*plan.GroupBy)] = true
-		}
-		return true
-	})
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		g, ok := n.(*plan.GroupBy)
-		if !ok || len(g.GroupByExprs) == 0 || wrapped[g] {
+		if !ok || len(g.GroupByExprs) == 0 {
 			return n, transform.SameTree, nil
 		}
-		return &groupedBy{UnaryNode: plan.UnaryNode{Child: g}}, transform.NewTree, nil
+		child := orderedGroupSource(ctx, g)
+		if child == nil {
+			return n, transform.SameTree, nil
+		}
+		ng, err := g.WithChildren(child)
+		if err != nil {
+			return n, transform.SameTree, nil
+		}
+		return ng, transform.NewTree, nil
 	})
 }
 
-// groupedBy runs its child GroupBy with groupIter (RULE-80). The GroupBy
-// stays in the plan as it is (go-mysql-server's validation looks for
-// aggregations outside a *plan.GroupBy, and a subquery's or a UNION
-// branch's plan is validated again as part of the statement's); only
-// its execution is this node's.
-type groupedBy struct {
-	plan.UnaryNode
+// Exec builds the row iterators of every plan (the server installs it as
+// the analyzer's ExecBuilder, and the rules' own nodes build their
+// children with it): go-mysql-server's builder, with the nodes strata
+// runs itself taken first (RULE-80's GROUP BY). The plan keeps
+// go-mysql-server's nodes, which its validation reads (aggregations
+// under a *plan.GroupBy whose parent is a Project, Having or Sort).
+var Exec = rowexec.NewOverrideBuilder(overrides{})
+
+type overrides struct{}
+
+func (overrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIter, error) {
+	if g, ok := n.(*plan.GroupBy); ok && len(g.GroupByExprs) > 0 {
+		child, err := Exec.Build(ctx, g.Child, row)
+		if err != nil {
+			return nil, err
+		}
+		return &groupIter{child: child, selected: g.SelectedExprs, groupBy: g.GroupByExprs, index: map[string]int{}, last: -1}, nil
+	}
+	return nil, nil
 }
 
-var _ sql.ExecSourceRel = (*groupedBy)(nil)
-
-func (g *groupedBy) String() string      { return g.Child.String() }
-func (g *groupedBy) DebugString() string { return sql.DebugString(g.Child) }
-func (g *groupedBy) IsReadOnly() bool    { return g.Child.IsReadOnly() }
-
-func (g *groupedBy) WithChildren(children ...sql.Node) (sql.Node, error) {
-	if len(children) != 1 {
-		return nil, sql.ErrInvalidChildrenNumber.New(g, len(children), 1)
+// integerColumn reports whether schema's column name is an integer (not
+// YEAR): the backend reads only those from an index entry (IX-3).
+func integerColumn(schema sql.Schema, name string) bool {
+	for _, c := range schema {
+		if strings.EqualFold(c.Name, name) {
+			return types.IsInteger(c.Type) && !types.IsYear(c.Type)
+		}
 	}
-	if _, ok := children[0].(*plan.GroupBy); !ok {
-		return children[0], nil // a rule replaced the GroupBy: it runs as planned
-	}
-	return &groupedBy{UnaryNode: plan.UnaryNode{Child: children[0]}}, nil
+	return false
 }
 
-func (g *groupedBy) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) {
-	gb := g.Child.(*plan.GroupBy)
-	child, err := rowexec.DefaultBuilder.Build(ctx, gb.Child, row)
+// orderedGroupSource returns g's child reading its table through an index
+// whose leading columns are the grouping columns, when g groups by
+// columns of one table read whole (optionally filtered) and that index
+// covers every column the table gives (backend IX-3: integer columns of
+// the index and the primary key, read without the row).
+// Rows of one group then come one after another, and groupIter finds
+// most rows' group without the map (RULE-80); the groups still come
+// out in the order first seen (now the index's). nil when it does not
+// apply.
+func orderedGroupSource(ctx *sql.Context, g *plan.GroupBy) sql.Node {
+	// The path to the table: memory checks and filters above it.
+	var path []sql.Node
+	n := g.Child
+	for {
+		switch x := n.(type) {
+		case *memoryChecked, *plan.Filter:
+			path = append(path, x)
+			n = x.Children()[0]
+			continue
+		}
+		break
+	}
+	var alias *plan.TableAlias
+	if ta, ok := n.(*plan.TableAlias); ok {
+		alias, n = ta, ta.Child
+	}
+	rt, ok := n.(*plan.ResolvedTable)
+	if !ok {
+		return nil
+	}
+	name := rt.Name()
+	if alias != nil {
+		name = alias.Name()
+	}
+	grouped := map[string]bool{}
+	for _, e := range g.GroupByExprs {
+		gf, ok := e.(*expression.GetField)
+		if !ok || !strings.EqualFold(gf.Table(), name) {
+			return nil
+		}
+		grouped[strings.ToLower(gf.Name())] = true
+	}
+	pt, ok := rt.UnderlyingTable().(sql.ProjectedTable)
+	if !ok || pt.Projections() == nil {
+		return nil
+	}
+	ia, ok := rt.UnderlyingTable().(sql.IndexAddressableTable)
+	if !ok {
+		return nil
+	}
+	indexes, err := ia.GetIndexes(ctx)
 	if err != nil {
-		return nil, err
+		return nil
 	}
-	return &groupIter{child: child, selected: gb.SelectedExprs, groupBy: gb.GroupByExprs, index: map[string]int{}}, nil
+	var pk []string
+	schema := rt.Schema()
+	if pkt, ok := rt.UnderlyingTable().(sql.PrimaryKeyTable); ok {
+		schema = pkt.PrimaryKeySchema().Schema
+	}
+	for _, c := range schema {
+		if c.PrimaryKey {
+			pk = append(pk, strings.ToLower(c.Name))
+		}
+	}
+	for _, idx := range indexes {
+		if idx.IsSpatial() || idx.IsFullText() {
+			continue
+		}
+		if oi, ok := idx.(sql.OrderedIndex); !ok || oi.Order() == sql.IndexOrderNone {
+			continue
+		}
+		cols := idx.Expressions()
+		if len(cols) < len(grouped) {
+			continue
+		}
+		covered := map[string]bool{}
+		lead := true
+		for j, c := range cols {
+			c = strings.ToLower(c[strings.LastIndexByte(c, '.')+1:])
+			if j < len(grouped) && (!grouped[c] || idx.PrefixLengths() != nil && j < len(idx.PrefixLengths()) && idx.PrefixLengths()[j] != 0) {
+				lead = false
+				break
+			}
+			covered[c] = true
+		}
+		if !lead {
+			continue
+		}
+		for _, c := range pk {
+			covered[c] = true
+		}
+		all := true
+		for _, c := range pt.Projections() {
+			if !covered[strings.ToLower(c)] || !integerColumn(schema, c) {
+				all = false
+				break
+			}
+		}
+		if !all {
+			continue
+		}
+		rang := make(sql.MySQLRange, len(cols))
+		for j, cet := range idx.ColumnExpressionTypes() {
+			rang[j] = sql.AllRangeColumnExpr(cet.Type)
+		}
+		ita, err := plan.NewStaticIndexedAccessForTableNode(ctx, rt, sql.IndexLookup{Index: idx, Ranges: sql.MySQLRangeCollection{rang}})
+		if err != nil {
+			continue
+		}
+		var out sql.Node = ita
+		if alias != nil {
+			if out, err = alias.WithChildren(ita); err != nil {
+				return nil
+			}
+		}
+		for i := len(path) - 1; i >= 0; i-- {
+			if out, err = path[i].WithChildren(out); err != nil {
+				return nil
+			}
+		}
+		return out
+	}
+	return nil
 }
 
 type groupIter struct {
@@ -86,6 +217,8 @@ type groupIter struct {
 	computed bool
 	pos      int
 	key      []byte
+	prev     []byte     // the key of group last
+	last     int        // the last row's group, or -1
 	ws       byteWriter // a string's weights
 }
 
@@ -124,7 +257,10 @@ func (i *groupIter) compute(ctx *sql.Context) error {
 		if err := i.appendKey(ctx, row); err != nil {
 			return err
 		}
-		g, ok := i.index[string(i.key)]
+		g, ok := i.last, i.last >= 0 && bytes.Equal(i.key, i.prev) // the last row's group: no map
+		if !ok {
+			g, ok = i.index[string(i.key)]
+		}
 		if !ok {
 			b := make([]sql.AggregationBuffer, len(i.selected))
 			for j, e := range i.selected {
@@ -140,6 +276,10 @@ func (i *groupIter) compute(ctx *sql.Context) error {
 			g = len(i.groups)
 			i.groups = append(i.groups, b)
 			i.index[string(i.key)] = g
+		}
+		if g != i.last {
+			i.last = g
+			i.prev, i.key = i.key, i.prev
 		}
 		for _, b := range i.groups[g] {
 			if err := b.Update(ctx, row); err != nil {

@@ -11,7 +11,6 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/plan"
-	"github.com/dolthub/go-mysql-server/sql/rowexec"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/vitess/go/mysql"
 )
@@ -79,7 +78,7 @@ func (l *loadData) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) {
 			}
 			return l.transformed(r), nil
 		}})(nc)
-		return rowexec.DefaultBuilder.Build(nc, &inner, row)
+		return Exec.Build(nc, &inner, row)
 	}
 	_, secure, _ := sql.SystemVariables.GetGlobal("secure_file_priv")
 	if err := underSecureDir(secure, l.File); err != nil {
@@ -103,7 +102,7 @@ func (l *loadData) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) {
 		return nil, err
 	}
 	inner.File = tmp.Name()
-	return rowexec.DefaultBuilder.Build(ctx, &inner, row)
+	return Exec.Build(ctx, &inner, row)
 }
 
 // underSecureDir is the secure_file_priv check: the file lies in the

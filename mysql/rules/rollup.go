@@ -11,7 +11,6 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/expression/function/aggregation"
 	"github.com/dolthub/go-mysql-server/sql/plan"
-	"github.com/dolthub/go-mysql-server/sql/rowexec"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
@@ -205,7 +204,7 @@ func (r *rollup) WithChildren(children ...sql.Node) (sql.Node, error) {
 }
 
 func (r *rollup) RowIter(ctx *sql.Context, parent sql.Row) (sql.RowIter, error) {
-	it, err := rowexec.DefaultBuilder.Build(ctx, r.Child, parent)
+	it, err := Exec.Build(ctx, r.Child, parent)
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/plan"
-	"github.com/dolthub/go-mysql-server/sql/rowexec"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/vitess/go/mysql"
 
@@ -107,7 +106,7 @@ func (m *materialized) WithChildren(children ...sql.Node) (sql.Node, error) {
 }
 
 func (m *materialized) RowIter(ctx *sql.Context, r sql.Row) (sql.RowIter, error) {
-	it, err := rowexec.DefaultBuilder.Build(ctx, m.Child, r)
+	it, err := Exec.Build(ctx, m.Child, r)
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,6 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/plan"
-	"github.com/dolthub/go-mysql-server/sql/rowexec"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
@@ -112,7 +111,7 @@ func (u *unsignedShow) WithChildren(children ...sql.Node) (sql.Node, error) {
 }
 
 func (u *unsignedShow) RowIter(ctx *sql.Context, r sql.Row) (sql.RowIter, error) {
-	it, err := rowexec.DefaultBuilder.Build(ctx, u.Child, r)
+	it, err := Exec.Build(ctx, u.Child, r)
 	if err != nil {
 		return nil, err
 	}

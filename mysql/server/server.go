@@ -113,6 +113,7 @@ func New(db *engine.DB, cfg Config) (*Server, error) {
 	e := sqle.NewDefault(b)
 	e.Analyzer.Catalog.StatsProvider = rules.SafeStats(e.Analyzer.Catalog.StatsProvider) // RULE-21
 	e.Analyzer.Coster = planner.New()                                                    // PL-1..7
+	e.Analyzer.ExecBuilder = rules.Exec                                                  // RULE-80
 	infoschema.Install(e.Analyzer.Catalog, routines.RoutineRows(b))                      // IS-1
 	builtins := []string{}
 	for _, f := range function.BuiltIns {

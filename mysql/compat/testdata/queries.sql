@@ -458,3 +458,15 @@ SELECT id, big FROM money ORDER BY big DESC, id;
 SELECT MIN(amt), MAX(amt), MIN(big), MAX(big) FROM money;
 SELECT g, MIN(amt), MAX(amt) FROM money GROUP BY g ORDER BY g;
 SELECT MAX(amt) FROM money WHERE id > 100;
+-- GROUP BY over an index that leads with the grouping columns (rules RULE-80): groups, NULL, filters.
+CREATE TABLE gk (id INT PRIMARY KEY, k INT, j INT, v DECIMAL(6,2), KEY (k), KEY kj (k, j));
+INSERT INTO gk VALUES (1, 3, 1, 1.50), (2, NULL, 2, 2.00), (3, 1, 1, 0.25), (4, 3, 2, 9.99), (5, 1, 1, NULL), (6, NULL, NULL, 1.00), (7, 2, 5, 3.00), (8, 3, 1, 4.00);
+-- @sorted
+SELECT k, COUNT(*) FROM gk GROUP BY k;
+-- @sorted
+SELECT k, j, COUNT(*), MIN(id) FROM gk GROUP BY j, k;
+-- @sorted
+SELECT k, COUNT(*), SUM(v) FROM gk GROUP BY k;
+SELECT k, COUNT(*) FROM gk WHERE k > 1 GROUP BY k ORDER BY k;
+SELECT COUNT(*) FROM (SELECT k FROM gk GROUP BY k) t;
+SELECT k, COUNT(*) AS n FROM gk GROUP BY k ORDER BY n DESC, k LIMIT 2;
