@@ -54,7 +54,7 @@ func fastGroupings(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.S
 // Exec builds the row iterators of every plan (the server installs it as
 // the analyzer's ExecBuilder, and the rules' own nodes build their
 // children with it): go-mysql-server's builder, with the nodes strata
-// runs itself taken first (RULE-80's GROUP BY). The plan keeps
+// runs itself taken first (RULE-80's GROUP BY, RULE-82's top-N). The plan keeps
 // go-mysql-server's nodes, which its validation reads (aggregations
 // under a *plan.GroupBy whose parent is a Project, Having or Sort).
 var Exec = rowexec.NewOverrideBuilder(overrides{})
@@ -68,6 +68,13 @@ func (overrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIter, 
 			return nil, err
 		}
 		return &groupIter{child: child, selected: g.SelectedExprs, groupBy: g.GroupByExprs, index: map[string]int{}, last: -1}, nil
+	}
+	if t, ok := n.(*plan.TopN); ok && !t.CalcFoundRows { // RULE-82
+		child, err := Exec.Build(ctx, t.Child, row)
+		if err != nil {
+			return nil, err
+		}
+		return newTopNIter(ctx, t, child)
 	}
 	return nil, nil
 }

@@ -363,6 +363,10 @@
 // the weights of ASCII runes from a table made once per collation
 // (collcompare.go).
 //
+// RULE-82 ORDER BY ... LIMIT n keeps n rows in a heap, each row's keys
+// evaluated once and a row no better than the worst kept dropped after
+// one comparison; ties keep input order (topnexec.go).
+//
 // RULE-70 (retired: refusing outer aggregates before planning also
 // refused shapes go-mysql-server answers; the server maps its run-time
 // error instead, handler.go errorRules)
