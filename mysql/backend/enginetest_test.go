@@ -118,7 +118,7 @@ func (h *harness) NewEngine(t *testing.T) (enginetest.QueryEngine, error) {
 	h.closeEngine()
 	e, err := enginetest.NewEngine(t, h, h.provider(), h.setup, memory.NewStatsProv())
 	if e != nil {
-		e.Analyzer.Coster = planner.New() // the server's join planning (PL-1..7)
+		e.Analyzer.Coster = planner.New()   // the server's join planning (PL-1..7)
 		e.Analyzer.ExecBuilder = rules.Exec // the server's executors (rules RULE-80, RULE-82)
 	}
 	h.session = nil // tests start with a fresh session, not the setup's
