@@ -54,7 +54,7 @@ func fastGroupings(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.S
 // Exec builds the row iterators of every plan (the server installs it as
 // the analyzer's ExecBuilder, and the rules' own nodes build their
 // children with it): go-mysql-server's builder, with the nodes strata
-// runs itself taken first (RULE-80's GROUP BY, RULE-82's top-N). The plan keeps
+// runs itself taken first (RULE-80's GROUP BY, RULE-82's top-N, RULE-83's sort). The plan keeps
 // go-mysql-server's nodes, which its validation reads (aggregations
 // under a *plan.GroupBy whose parent is a Project, Having or Sort).
 var Exec = rowexec.NewOverrideBuilder(overrides{})
@@ -75,6 +75,13 @@ func (overrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIter, 
 			return nil, err
 		}
 		return newTopNIter(ctx, t, child)
+	}
+	if s, ok := n.(*plan.Sort); ok { // RULE-83
+		child, err := Exec.Build(ctx, s.Child, row)
+		if err != nil {
+			return nil, err
+		}
+		return &sortIter{child: child, fields: s.SortFields}, nil
 	}
 	return nil, nil
 }

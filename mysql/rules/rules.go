@@ -367,6 +367,9 @@
 // evaluated once and a row no better than the worst kept dropped after
 // one comparison; ties keep input order (topnexec.go).
 //
+// RULE-83 ORDER BY without LIMIT evaluates each row's sort keys once
+// and sorts by them stably (topnexec.go).
+//
 // RULE-70 (retired: refusing outer aggregates before planning also
 // refused shapes go-mysql-server answers; the server maps its run-time
 // error instead, handler.go errorRules)

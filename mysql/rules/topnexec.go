@@ -171,3 +171,61 @@ func (t *topNIter) Close(ctx *sql.Context) error {
 	t.out, t.kept.entries = nil, nil
 	return t.child.Close(ctx)
 }
+
+// RULE-83 ORDER BY without LIMIT (plan.Sort) evaluates each row's sort
+// keys once and sorts the rows by them, ties in input order (a stable
+// sort), comparing as go-mysql-server's Sorter (RULE-82's compare).
+// go-mysql-server's sort evaluated both rows' keys in every one of its
+// n log n comparisons. Run by Exec.
+type sortIter struct {
+	child  sql.RowIter
+	fields []sql.SortField
+	out    []topEntry
+	pos    int
+	done   bool
+}
+
+func (s *sortIter) Next(ctx *sql.Context) (sql.Row, error) {
+	if !s.done {
+		s.done = true
+		if err := s.compute(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if s.pos >= len(s.out) {
+		return nil, io.EOF
+	}
+	s.pos++
+	return s.out[s.pos-1].row, nil
+}
+
+func (s *sortIter) compute(ctx *sql.Context) error {
+	var seq int64
+	for {
+		row, err := s.child.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		seq++
+		keys := make([]any, len(s.fields))
+		for i, sf := range s.fields {
+			v, err := sf.Column.Eval(ctx, row)
+			if err != nil {
+				return sql.ErrUnableSort.Wrap(err)
+			}
+			keys[i] = v
+		}
+		s.out = append(s.out, topEntry{row: row, keys: keys, seq: seq})
+	}
+	h := &topHeap{fields: s.fields, ctx: ctx}
+	sort.Slice(s.out, func(i, j int) bool { return h.compare(&s.out[i], &s.out[j]) < 0 })
+	return h.err
+}
+
+func (s *sortIter) Close(ctx *sql.Context) error {
+	s.out = nil
+	return s.child.Close(ctx)
+}

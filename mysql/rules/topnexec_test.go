@@ -13,7 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// RULE-82: the heap top-N gives the first n rows of a stable sort by
+// RULE-82, RULE-83: the heap top-N gives the first n rows of a stable sort by
 // go-mysql-server's own Sorter (keys, directions, NULL orderings, ties in
 // input order), for n below, at and above the row count, and n = 0.
 func TestTopNMatchesStableSort(t *testing.T) {
@@ -65,6 +65,17 @@ func TestTopNMatchesStableSort(t *testing.T) {
 			if fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Fatalf("ORDER BY %v LIMIT %d:\n got  %v\n want %v", fields, limit, got, want)
 			}
+		}
+		// RULE-83: the whole sort, as go-mysql-server's stable sort.
+		it, err := Exec.Build(ctx, plan.NewSort(fields, plan.NewValues(rows)), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := it.(*sortIter); !ok {
+			t.Fatalf("not run by sortIter: %T", it)
+		}
+		if got := drain(t, ctx, it); fmt.Sprint(got) != fmt.Sprint(ref) {
+			t.Fatalf("ORDER BY %v:\n got  %v\n want %v", fields, got, ref)
 		}
 	}
 }
