@@ -54,7 +54,8 @@ func fastGroupings(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.S
 // Exec builds the row iterators of every plan (the server installs it as
 // the analyzer's ExecBuilder, and the rules' own nodes build their
 // children with it): go-mysql-server's builder, with the nodes strata
-// runs itself taken first (RULE-80's GROUP BY, RULE-82's top-N, RULE-83's sort). The plan keeps
+// runs itself taken first (RULE-80's GROUP BY, RULE-82's top-N, RULE-83's sort, RULE-84's
+// DISTINCT). The plan keeps
 // go-mysql-server's nodes, which its validation reads (aggregations
 // under a *plan.GroupBy whose parent is a Project, Having or Sort).
 var Exec = rowexec.NewOverrideBuilder(overrides{})
@@ -75,6 +76,13 @@ func (overrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIter, 
 			return nil, err
 		}
 		return newTopNIter(ctx, t, child)
+	}
+	if d, ok := n.(*plan.Distinct); ok { // RULE-84
+		child, err := Exec.Build(ctx, d.Child, row)
+		if err != nil {
+			return nil, err
+		}
+		return &distinctIter{child: child, seen: map[string]struct{}{}}, nil
 	}
 	if s, ok := n.(*plan.Sort); ok { // RULE-83
 		child, err := Exec.Build(ctx, s.Child, row)
@@ -388,4 +396,52 @@ func (i *groupIter) Close(ctx *sql.Context) error {
 	}
 	i.groups, i.index = nil, nil
 	return i.child.Close(ctx)
+}
+
+// RULE-84 SELECT DISTINCT (plan.Distinct; a DISTINCT over strings
+// compared by collation is RULE-7's GROUP BY) keeps the rows whose values,
+// as fmt's %v prints them (what go-mysql-server hashed), it has not
+// returned yet, by exact bytes in a Go map; NULL is its own value.
+// go-mysql-server printed every row through fmt.Fprintf into xxhash and
+// kept the 64-bit hashes in a locked cache (two rows with one hash: one
+// row). Run by Exec.
+type distinctIter struct {
+	child sql.RowIter
+	seen  map[string]struct{}
+	key   []byte
+}
+
+func (d *distinctIter) Next(ctx *sql.Context) (sql.Row, error) {
+	for {
+		row, err := d.child.Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		k := d.key[:0]
+		for _, v := range row {
+			if v, err = sql.UnwrapAny(ctx, v); err != nil {
+				return nil, err
+			}
+			if v == nil {
+				k = append(k, 0)
+				continue
+			}
+			k = append(k, 2)
+			at := len(k)
+			k = append(k, 0, 0, 0, 0)
+			k = appendValueText(k, v)
+			binary.BigEndian.PutUint32(k[at:], uint32(len(k)-at-4))
+		}
+		d.key = k
+		if _, dup := d.seen[string(k)]; dup {
+			continue
+		}
+		d.seen[string(k)] = struct{}{}
+		return row, nil
+	}
+}
+
+func (d *distinctIter) Close(ctx *sql.Context) error {
+	d.seen = nil
+	return d.child.Close(ctx)
 }

@@ -370,6 +370,9 @@
 // RULE-83 ORDER BY without LIMIT evaluates each row's sort keys once
 // and sorts by them stably (topnexec.go).
 //
+// RULE-84 DISTINCT keeps the rows it returned by their values' exact
+// text in a Go map, not a 64-bit hash in a locked cache (groupby.go).
+//
 // RULE-70 (retired: refusing outer aggregates before planning also
 // refused shapes go-mysql-server answers; the server maps its run-time
 // error instead, handler.go errorRules)
