@@ -82,7 +82,7 @@ func (overrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIter, 
 		if err != nil {
 			return nil, err
 		}
-		return &distinctIter{child: child, seen: map[string]struct{}{}}, nil
+		return &distinctIter{child: child, seen: map[string]struct{}{}, ints: map[int64]struct{}{}}, nil
 	}
 	if s, ok := n.(*plan.Sort); ok { // RULE-83
 		child, err := Exec.Build(ctx, s.Child, row)
@@ -408,7 +408,26 @@ func (i *groupIter) Close(ctx *sql.Context) error {
 type distinctIter struct {
 	child sql.RowIter
 	seen  map[string]struct{}
+	ints  map[int64]struct{} // a one-column row of a signed integer
 	key   []byte
+}
+
+// intKey is v as the key of a one-column row of a signed integer (its
+// text, %v, is its value's).
+func intKey(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return x, true
+	case int32:
+		return int64(x), true
+	case int16:
+		return int64(x), true
+	case int8:
+		return int64(x), true
+	case int:
+		return int64(x), true
+	}
+	return 0, false
 }
 
 func (d *distinctIter) Next(ctx *sql.Context) (sql.Row, error) {
@@ -416,6 +435,15 @@ func (d *distinctIter) Next(ctx *sql.Context) (sql.Row, error) {
 		row, err := d.child.Next(ctx)
 		if err != nil {
 			return nil, err
+		}
+		if len(row) == 1 { // one integer column: its value is the key
+			if x, ok := intKey(row[0]); ok {
+				if _, dup := d.ints[x]; dup {
+					continue
+				}
+				d.ints[x] = struct{}{}
+				return row, nil
+			}
 		}
 		k := d.key[:0]
 		for _, v := range row {
@@ -442,6 +470,6 @@ func (d *distinctIter) Next(ctx *sql.Context) (sql.Row, error) {
 }
 
 func (d *distinctIter) Close(ctx *sql.Context) error {
-	d.seen = nil
+	d.seen, d.ints = nil, nil
 	return d.child.Close(ctx)
 }

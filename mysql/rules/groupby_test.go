@@ -115,4 +115,18 @@ func TestDistinctMatchesGoMySQLServer(t *testing.T) {
 	if len(got) < 10 || fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("DISTINCT:\n got  %v\n want %v", got, want)
 	}
+	// One integer column (its own map): NULL, negatives, repeats.
+	var ints [][]sql.Expression
+	for i := 0; i < 2000; i++ {
+		var a any = int32(r.Intn(300) - 150)
+		if i%97 == 0 {
+			a = nil
+		}
+		ints = append(ints, []sql.Expression{expression.NewLiteral(a, types.Int32)})
+	}
+	n = plan.NewDistinct(plan.NewValues(ints))
+	want = drain(t, ctx, must(rowexec.DefaultBuilder.Build(ctx, n, nil)))
+	if got := drain(t, ctx, must(Exec.Build(ctx, n, nil))); len(got) < 100 || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("DISTINCT of one integer column:\n got  %v\n want %v", got, want)
+	}
 }
