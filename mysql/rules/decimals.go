@@ -132,7 +132,9 @@ func fastDecimalExpr(e sql.Expression) sql.Expression {
 		if !ok {
 			return nil
 		}
-		return &decimalCompare{Expression: e, op: op, val: l, flip: flip, key: k, lit: k.align(lit)}
+		c := &decimalCompare{Expression: e, op: op, val: l, flip: flip, key: k, lit: k.align(lit)}
+		c.litM, c.litE, c.litOK = digits(c.lit)
+		return c
 	}
 	return nil
 }
@@ -222,9 +224,24 @@ type decimalCompare struct {
 	flip           bool // the literal is the left operand
 	key            decimalKey
 	lit            decimal.Decimal
+	litM           int64 // lit as litM x 10^litE, when litOK
+	litE           int32
+	litOK          bool
 }
 
 func (c *decimalCompare) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	if fa, ok := c.val.(*fastArith); ok && c.litOK {
+		// RULE-76's int64 digits, compared without making a DECIMAL
+		m, e, null, ok, err := fa.exactDigits(ctx, row)
+		if err != nil || null {
+			return nil, err
+		}
+		if ok && (!c.key.column || e == -c.key.scale) {
+			if r, ok := cmpDigits(m, e, c.litM, c.litE); ok {
+				return c.answer(r), nil
+			}
+		}
+	}
 	v, err := c.val.Eval(ctx, row)
 	if err != nil || v == nil {
 		return nil, err
@@ -233,22 +250,51 @@ func (c *decimalCompare) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	if !ok {
 		return c.Expression.Eval(ctx, row)
 	}
-	r := c.key.norm(d).Cmp(c.lit)
+	return c.answer(c.key.norm(d).Cmp(c.lit)), nil
+}
+
+// answer is the comparison's result for r, the value's order against the
+// literal.
+func (c *decimalCompare) answer(r int) bool {
 	if c.flip {
 		r = -r
 	}
 	switch c.op {
 	case "=":
-		return r == 0, nil
+		return r == 0
 	case "<":
-		return r < 0, nil
+		return r < 0
 	case "<=":
-		return r <= 0, nil
+		return r <= 0
 	case ">":
-		return r > 0, nil
+		return r > 0
 	default: // ">="
-		return r >= 0, nil
+		return r >= 0
 	}
+}
+
+// cmpDigits orders m x 10^e against lm x 10^le, if both fit in int64 at
+// the smaller exponent.
+func cmpDigits(m int64, e int32, lm int64, le int32) (int, bool) {
+	for ; e > le; e-- {
+		var ok bool
+		if m, ok = mul64(m, 10); !ok {
+			return 0, false
+		}
+	}
+	for ; le > e; le-- {
+		var ok bool
+		if lm, ok = mul64(lm, 10); !ok {
+			return 0, false
+		}
+	}
+	switch {
+	case m < lm:
+		return -1, true
+	case m > lm:
+		return 1, true
+	}
+	return 0, true
 }
 
 func (c *decimalCompare) WithChildren(children ...sql.Expression) (sql.Expression, error) {

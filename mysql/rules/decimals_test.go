@@ -227,3 +227,46 @@ func TestDecimalGridLiterals(t *testing.T) {
 		}
 	}
 }
+
+// RULE-79 over RULE-76: a comparison of an exact product or sum with a
+// literal, read from the int64 digits, answers as the DECIMAL it stands for.
+func TestDecimalComparisonsOfArithmetic(t *testing.T) {
+	ctx := sql.NewEmptyContext()
+	r := rand.New(rand.NewSource(76))
+	q := expression.NewGetField(0, types.Int32, "qty", true)
+	p := expression.NewGetField(1, types.MustCreateColumnDecimalType(10, 2), "price", true)
+	for _, op := range []string{"*", "+", "-"} {
+		ar := &fastArith{Arithmetic: expression.NewArithmetic(q, p, op)}
+		k, ok := decimalKeyOf(ar.Type())
+		if !ok {
+			t.Fatalf("%s: not DECIMAL: %v", op, ar.Type())
+		}
+		for i := 0; i < 5000; i++ {
+			qv, pv := int32(r.Intn(200)-100), decimal.New(r.Int63n(2_000_000)-1_000_000, -2)
+			var lit decimal.Decimal
+			switch i % 3 {
+			case 0:
+				lit = decimal.New(r.Int63n(20_000_000)-10_000_000, -int32(r.Intn(4)))
+			case 1:
+				lit = decimal.New(int64(r.Intn(100)), 0)
+			default:
+				lit = decimal.New(r.Int63n(9_000_000_000_000_000_000/1000), 3) // digits at another exponent, near overflow
+			}
+			row := sql.Row{qv, pv}
+			exact, _ := (&fastArith{Arithmetic: ar.Arithmetic}).Eval(ctx, row)
+			want := k.norm(exact.(decimal.Decimal)).Cmp(lit)
+			e := fastDecimalExpr(expression.NewGreaterThan(ar, expression.NewLiteral(lit, types.InternalDecimalType)))
+			got, err := e.Eval(ctx, row)
+			if err != nil || got != (want > 0) {
+				t.Fatalf("%d %s %v > %v: got %v, %v; want %v", qv, op, pv, lit, got, err, want > 0)
+			}
+			e = fastDecimalExpr(expression.NewEquals(expression.NewLiteral(exact, types.InternalDecimalType), ar))
+			if got, _ := e.Eval(ctx, row); got != true {
+				t.Fatalf("%d %s %v = itself: %v", qv, op, pv, got)
+			}
+			if got, _ := e.Eval(ctx, sql.Row{nil, pv}); got != nil {
+				t.Fatalf("NULL %s %v = x: %v", op, pv, got)
+			}
+		}
+	}
+}

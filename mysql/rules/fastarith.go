@@ -101,25 +101,37 @@ func (f *fastArith) WithChildren(children ...sql.Expression) (sql.Expression, er
 }
 
 func (f *fastArith) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
+	m, e, null, ok, err := f.exactDigits(ctx, row)
+	switch {
+	case err != nil || null:
+		return nil, err
+	case ok:
+		return decimal.New(m, e), nil
+	}
+	return f.Arithmetic.Eval(ctx, row)
+}
+
+// exactDigits is f's value as m x 10^e when the operands' digits fit and
+// nothing overflows (ok), or NULL (null); otherwise Eval's general path
+// gives it. RULE-79's comparisons read it without making a DECIMAL.
+func (f *fastArith) exactDigits(ctx *sql.Context, row sql.Row) (m int64, e int32, null, ok bool, err error) {
 	l, err := f.LeftChild.Eval(ctx, row)
 	if err != nil {
-		return nil, err
+		return 0, 0, false, false, err
 	}
 	r, err := f.RightChild.Eval(ctx, row)
 	if err != nil {
-		return nil, err
+		return 0, 0, false, false, err
 	}
 	if l == nil || r == nil {
-		return nil, nil
+		return 0, 0, true, false, nil
 	}
 	lm, le, lok := digits(l)
 	rm, re, rok := digits(r)
 	if lok && rok {
-		if m, e, ok := exactOp(f.Op, lm, le, rm, re); ok {
-			return decimal.New(m, e), nil
-		}
+		m, e, ok = exactOp(f.Op, lm, le, rm, re)
 	}
-	return f.Arithmetic.Eval(ctx, row)
+	return m, e, false, ok, nil
 }
 
 // digits is v as m x 10^e with m an int64, if it is an integer or a
