@@ -72,6 +72,9 @@ import (
 // or 5 above, then 0x00; CODEC-3's 5 bytes per rune made a CHAR(120)
 // index five times the size of its text. Older tables keep CODEC-3.
 //
+// CODEC-13 A scan's DECIMAL and string values take their memory from
+// blocks (arena.go).
+//
 // CODEC-4 A row value is a column count, a null bitmap, then each non-null
 // column in the column's value encoding; rows written before a column was
 // added decode with NULL for it.
