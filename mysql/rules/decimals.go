@@ -191,26 +191,17 @@ func exactLiteral(e sql.Expression) (decimal.Decimal, bool) {
 		return decimal.Decimal{}, false
 	}
 	switch v := l.Value().(type) {
-	case int8:
-		return decimal.NewFromInt(int64(v)), true
-	case int16:
-		return decimal.NewFromInt(int64(v)), true
-	case int32:
-		return decimal.NewFromInt(int64(v)), true
-	case int64:
-		return decimal.NewFromInt(v), true
-	case int:
-		return decimal.NewFromInt(int64(v)), true
-	case uint8:
-		return decimal.NewFromInt(int64(v)), true
-	case uint16:
-		return decimal.NewFromInt(int64(v)), true
-	case uint32:
-		return decimal.NewFromInt(int64(v)), true
-	case uint64:
-		return decimal.NewFromBigInt(new(big.Int).SetUint64(v), 0), true
 	case decimal.Decimal:
 		return v, true
+	case uint64:
+		return decimal.NewFromBigInt(new(big.Int).SetUint64(v), 0), true
+	case int:
+		return decimal.NewFromInt(int64(v)), true
+	case float32, float64, nil:
+		return decimal.Decimal{}, false
+	}
+	if m, exp, ok := digits(l.Value()); ok && exp == 0 { // the integers (RULE-76's digits)
+		return decimal.New(m, 0), true
 	}
 	return decimal.Decimal{}, false
 }
