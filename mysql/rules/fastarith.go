@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"strata/mysql/decimals"
+
 	"math"
 	"math/bits"
 
@@ -157,9 +159,7 @@ func digits(v interface{}) (int64, int32, bool) {
 			return int64(n), 0, true
 		}
 	case decimal.Decimal:
-		if c := n.Coefficient(); c.IsInt64() {
-			return c.Int64(), n.Exponent(), true
-		}
+		return decimals.Digits(n) // no copy of the coefficient (decimals DEC-1)
 	}
 	return 0, 0, false
 }

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"strata/mysql/decimals"
+
 	"math"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -113,7 +115,7 @@ func (b *fastSumBuffer) Update(ctx *sql.Context, row sql.Row) error {
 		return nil
 	}
 	if d, ok := v.(decimal.Decimal); ok {
-		if c := d.Coefficient(); c.IsInt64() && b.add(c.Int64(), d.Exponent()) {
+		if m, exp, ok := decimals.Digits(d); ok && b.add(m, exp) { // decimals DEC-1
 			return nil
 		}
 	}
