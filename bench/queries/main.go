@@ -311,6 +311,7 @@ var queries = []query{
 	{"top10-orders-by-total", one(`SELECT id, customer_id, total FROM orders ORDER BY total DESC, id LIMIT 10`)},
 	{"line-value-filter", one(`SELECT COUNT(*) FROM order_lines WHERE qty * price > 500`)},
 	{"min-max-total-by-status", one(`SELECT status, MIN(total), MAX(total) FROM orders GROUP BY status ORDER BY status`)},
+	{"orders-above-average", one(`SELECT COUNT(*) FROM orders WHERE total > (SELECT AVG(total) FROM orders)`)},
 	{"orders-per-customer-top3", one(`SELECT customer_id, COUNT(*) AS n FROM orders GROUP BY customer_id ORDER BY n DESC, customer_id LIMIT 3`)},
 	{"trigger-insert x500", func(s server) string {
 		// 500 single-row INSERTs, each firing the trigger; the orders

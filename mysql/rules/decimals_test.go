@@ -270,3 +270,43 @@ func TestDecimalComparisonsOfArithmetic(t *testing.T) {
 		}
 	}
 }
+
+// RULE-79: two DECIMAL expressions compare exactly, each value as its own
+// type holds it (go-mysql-server rounded the right one to the left's scale).
+func TestDecimalPairsExact(t *testing.T) {
+	ctx := sql.NewEmptyContext()
+	r := rand.New(rand.NewSource(790))
+	colT := types.MustCreateColumnDecimalType(12, 2)
+	exprT := types.MustCreateDecimalType(30, 6)
+	l := expression.NewGetField(0, colT, "amt", true)
+	rr := expression.NewGetField(1, exprT, "avg", true)
+	for i := 0; i < 5000; i++ {
+		lv := decimal.New(r.Int63n(200000)-100000, -2)
+		rv := decimal.New(r.Int63n(200000000)-100000000, -6)
+		if i%4 == 0 {
+			rv = lv.Add(decimal.New(int64(r.Intn(3)-1), -6))
+		}
+		want := lv.Cmp(rv)
+		for _, tc := range []struct {
+			e    sql.Expression
+			want bool
+		}{
+			{expression.NewGreaterThan(l, rr), want > 0},
+			{expression.NewLessThanOrEqual(l, rr), want <= 0},
+			{expression.NewEquals(rr, l), want == 0},
+			{expression.NewLessThan(rr, l), want > 0},
+		} {
+			f := fastDecimalExpr(tc.e)
+			if _, ok := f.(*decimalPair); !ok {
+				t.Fatalf("%v not rewritten: %T", tc.e, f)
+			}
+			got, err := f.Eval(ctx, sql.Row{lv, rv})
+			if err != nil || got != tc.want {
+				t.Fatalf("%v with amt=%v avg=%v: got %v, %v; want %v", tc.e, lv, rv, got, err, tc.want)
+			}
+			if got, _ := f.Eval(ctx, sql.Row{lv, nil}); got != nil {
+				t.Fatalf("%v with NULL: %v", tc.e, got)
+			}
+		}
+	}
+}

@@ -470,3 +470,9 @@ SELECT k, COUNT(*), SUM(v) FROM gk GROUP BY k;
 SELECT k, COUNT(*) FROM gk WHERE k > 1 GROUP BY k ORDER BY k;
 SELECT COUNT(*) FROM (SELECT k FROM gk GROUP BY k) t;
 SELECT k, COUNT(*) AS n FROM gk GROUP BY k ORDER BY n DESC, k LIMIT 2;
+-- DECIMAL compared with a DECIMAL expression that is not a literal (rules RULE-79): exactly.
+SELECT id FROM money WHERE amt > (SELECT 10.005) ORDER BY id;
+SELECT id FROM money WHERE amt >= (SELECT MIN(amt) FROM money WHERE amt > 0) ORDER BY id;
+SELECT id FROM money WHERE amt < big ORDER BY id;
+SELECT id FROM money WHERE big = amt * 1 ORDER BY id;
+SELECT COUNT(*) FROM money WHERE amt > (SELECT AVG(amt) FROM money);
