@@ -150,12 +150,5 @@ func (c *stringCompare) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 }
 
 func (c *stringCompare) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	ne, err := c.Expression.WithChildren(children...)
-	if err != nil {
-		return nil, err
-	}
-	if f := fastStringCompare(ne); f != nil {
-		return f, nil
-	}
-	return ne, nil
+	return refast(c.Expression.WithChildren(children...))
 }

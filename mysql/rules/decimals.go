@@ -94,14 +94,14 @@ func fastDecimalExpr(e sql.Expression) sql.Expression {
 	switch x := e.(type) {
 	case *aggregation.Max:
 		if x.Window() == nil {
-			if k, ok := columnDecimal(x.Child.Type()); ok {
-				return &decimalMax{Max: x, key: k}
+			if kt := decimalKeyTypeOf(x.Child.Type()); kt != nil {
+				return &decimalMax{Max: x, typ: kt}
 			}
 		}
 	case *aggregation.Min:
 		if x.Window() == nil {
-			if k, ok := columnDecimal(x.Child.Type()); ok {
-				return &decimalMin{Min: x, key: k}
+			if kt := decimalKeyTypeOf(x.Child.Type()); kt != nil {
+				return &decimalMin{Min: x, typ: kt}
 			}
 		}
 	case *expression.Between:
@@ -177,15 +177,24 @@ func (c *decimalPair) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	if !ok1 || !ok2 {
 		return c.Expression.Eval(ctx, row)
 	}
-	return (&decimalCompare{op: c.op}).answer(c.kl.norm(ld).Cmp(c.kr.norm(rd))), nil
+	return answer(c.op, c.kl.norm(ld).Cmp(c.kr.norm(rd))), nil
 }
 
 func (c *decimalPair) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	ne, err := c.Expression.WithChildren(children...)
+	return refast(c.Expression.WithChildren(children...))
+}
+
+// refast is a rebuilt expression in its RULE-79 or RULE-81 form when it
+// still has one (the WithChildren of those forms: other rules rebuild
+// the expressions under them).
+func refast(ne sql.Expression, err error) (sql.Expression, error) {
 	if err != nil {
 		return nil, err
 	}
 	if f := fastDecimalExpr(ne); f != nil {
+		return f, nil
+	}
+	if f := fastStringCompare(ne); f != nil {
 		return f, nil
 	}
 	return ne, nil
@@ -302,7 +311,12 @@ func (c *decimalCompare) answer(r int) bool {
 	if c.flip {
 		r = -r
 	}
-	switch c.op {
+	return answer(c.op, r)
+}
+
+// answer is op's result for r, the left operand's order against the right.
+func answer(op string, r int) bool {
+	switch op {
 	case "=":
 		return r == 0
 	case "<":
@@ -341,14 +355,7 @@ func cmpDigits(m int64, e int32, lm int64, le int32) (int, bool) {
 }
 
 func (c *decimalCompare) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	ne, err := c.Expression.WithChildren(children...)
-	if err != nil {
-		return nil, err
-	}
-	if f := fastDecimalExpr(ne); f != nil {
-		return f, nil
-	}
-	return ne, nil
+	return refast(c.Expression.WithChildren(children...))
 }
 
 // decimalBetween is a RULE-79 BETWEEN of a DECIMAL expression and exact
@@ -373,14 +380,7 @@ func (b *decimalBetween) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 }
 
 func (b *decimalBetween) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	ne, err := b.Between.WithChildren(children...)
-	if err != nil {
-		return nil, err
-	}
-	if f := fastDecimalExpr(ne); f != nil {
-		return f, nil
-	}
-	return ne, nil
+	return refast(b.Between.WithChildren(children...))
 }
 
 // decimalKeyType is a column DECIMAL type whose Compare rescales only the
@@ -430,21 +430,36 @@ func decimalSortKeyOf(e sql.Expression) sql.Expression {
 	if _, done := e.(*decimalSortKey); done {
 		return nil
 	}
-	dt, ok := e.Type().(sql.DecimalType)
-	if !ok {
-		return nil
+	if kt := decimalKeyTypeOf(e.Type()); kt != nil {
+		return &decimalSortKey{Expression: e, typ: kt}
 	}
-	k, ok := columnDecimal(e.Type())
-	if !ok {
-		return nil
-	}
-	return &decimalSortKey{Expression: e, typ: decimalKeyType{DecimalType: dt, key: k}}
+	return nil
 }
 
-// decimalMax and decimalMin keep their value by decimalKeyType.
+// decimalKeyTypeOf is t as a decimalKeyType, boxed once, when t is a
+// column DECIMAL type; else nil.
+func decimalKeyTypeOf(t sql.Type) sql.Type {
+	dt, ok := t.(sql.DecimalType)
+	if !ok {
+		return nil
+	}
+	k, ok := columnDecimal(t)
+	if !ok {
+		return nil
+	}
+	return decimalKeyType{DecimalType: dt, key: k}
+}
+
+// decimalMax and decimalMin keep their value by decimalKeyType, made once
+// when the rule applies (a buffer is made per group).
 type decimalMax struct {
 	*aggregation.Max
-	key decimalKey
+	typ sql.Type
+}
+
+type decimalMin struct {
+	*aggregation.Min
+	typ sql.Type
 }
 
 func (m *decimalMax) NewBuffer() (sql.AggregationBuffer, error) {
@@ -452,21 +467,23 @@ func (m *decimalMax) NewBuffer() (sql.AggregationBuffer, error) {
 	if err != nil {
 		return nil, err
 	}
-	if k := decimalSortKeyOf(child); k != nil {
-		child = k
-	}
-	return aggregation.NewMaxBuffer(child), nil
+	return aggregation.NewMaxBuffer(&decimalSortKey{Expression: child, typ: m.typ}), nil
 }
 
-func (m *decimalMax) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	ne, err := m.Max.WithChildren(children...)
+func (m *decimalMin) NewBuffer() (sql.AggregationBuffer, error) {
+	child, err := transform.Clone(m.Child)
 	if err != nil {
 		return nil, err
 	}
-	if f := fastDecimalExpr(ne); f != nil {
-		return f, nil
-	}
-	return ne, nil
+	return aggregation.NewMinBuffer(&decimalSortKey{Expression: child, typ: m.typ}), nil
+}
+
+func (m *decimalMax) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	return refast(m.Max.WithChildren(children...))
+}
+
+func (m *decimalMin) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	return refast(m.Min.WithChildren(children...))
 }
 
 func (m *decimalMax) WithId(id sql.ColumnId) sql.IdExpression {
@@ -475,33 +492,6 @@ func (m *decimalMax) WithId(id sql.ColumnId) sql.IdExpression {
 		return f
 	}
 	return ne
-}
-
-type decimalMin struct {
-	*aggregation.Min
-	key decimalKey
-}
-
-func (m *decimalMin) NewBuffer() (sql.AggregationBuffer, error) {
-	child, err := transform.Clone(m.Child)
-	if err != nil {
-		return nil, err
-	}
-	if k := decimalSortKeyOf(child); k != nil {
-		child = k
-	}
-	return aggregation.NewMinBuffer(child), nil
-}
-
-func (m *decimalMin) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	ne, err := m.Min.WithChildren(children...)
-	if err != nil {
-		return nil, err
-	}
-	if f := fastDecimalExpr(ne); f != nil {
-		return f, nil
-	}
-	return ne, nil
 }
 
 func (m *decimalMin) WithId(id sql.ColumnId) sql.IdExpression {

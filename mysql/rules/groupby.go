@@ -63,35 +63,36 @@ var Exec = rowexec.NewOverrideBuilder(overrides{})
 type overrides struct{}
 
 func (overrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIter, error) {
-	if g, ok := n.(*plan.GroupBy); ok && len(g.GroupByExprs) > 0 {
-		child, err := Exec.Build(ctx, g.Child, row)
-		if err != nil {
-			return nil, err
+	var run func(child sql.RowIter) (sql.RowIter, error)
+	switch x := n.(type) {
+	case *plan.GroupBy: // RULE-80
+		if len(x.GroupByExprs) == 0 {
+			return nil, nil
 		}
-		return &groupIter{child: child, selected: g.SelectedExprs, groupBy: g.GroupByExprs, index: map[string]int{}, last: -1}, nil
-	}
-	if t, ok := n.(*plan.TopN); ok && !t.CalcFoundRows { // RULE-82
-		child, err := Exec.Build(ctx, t.Child, row)
-		if err != nil {
-			return nil, err
+		run = func(child sql.RowIter) (sql.RowIter, error) {
+			return &groupIter{child: child, selected: x.SelectedExprs, groupBy: x.GroupByExprs, index: map[string]int{}, last: -1}, nil
 		}
-		return newTopNIter(ctx, t, child)
-	}
-	if d, ok := n.(*plan.Distinct); ok { // RULE-84
-		child, err := Exec.Build(ctx, d.Child, row)
-		if err != nil {
-			return nil, err
+	case *plan.TopN: // RULE-82
+		if x.CalcFoundRows {
+			return nil, nil
 		}
-		return &distinctIter{child: child, seen: map[string]struct{}{}, ints: map[int64]struct{}{}}, nil
-	}
-	if s, ok := n.(*plan.Sort); ok { // RULE-83
-		child, err := Exec.Build(ctx, s.Child, row)
-		if err != nil {
-			return nil, err
+		run = func(child sql.RowIter) (sql.RowIter, error) { return newTopNIter(ctx, x, child) }
+	case *plan.Distinct: // RULE-84
+		run = func(child sql.RowIter) (sql.RowIter, error) {
+			return &distinctIter{child: child, seen: map[string]struct{}{}, ints: map[int64]struct{}{}}, nil
 		}
-		return &sortIter{child: child, fields: s.SortFields}, nil
+	case *plan.Sort: // RULE-83
+		run = func(child sql.RowIter) (sql.RowIter, error) {
+			return &sortIter{child: child, fields: x.SortFields}, nil
+		}
+	default:
+		return nil, nil
 	}
-	return nil, nil
+	child, err := Exec.Build(ctx, n.Children()[0], row)
+	if err != nil {
+		return nil, err
+	}
+	return run(child)
 }
 
 // integerColumn reports whether schema's column name is an integer (not

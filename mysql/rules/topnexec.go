@@ -21,13 +21,45 @@ import (
 // rows). Keys compare exactly as go-mysql-server's Sorter compares them
 // (each field's type, direction and NULL ordering). Run by Exec.
 type topNIter struct {
+	sortedRows
 	child  sql.RowIter
 	fields []sql.SortField
 	limit  int64
 	kept   topHeap
-	out    []topEntry
-	pos    int
-	done   bool
+}
+
+// sortedRows hands out the rows of out in order, computing them on the
+// first call (RULE-82, RULE-83).
+type sortedRows struct {
+	out  []topEntry
+	pos  int
+	done bool
+}
+
+func (o *sortedRows) next(ctx *sql.Context, compute func(*sql.Context) error) (sql.Row, error) {
+	if !o.done {
+		o.done = true
+		if err := compute(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if o.pos >= len(o.out) {
+		return nil, io.EOF
+	}
+	o.pos++
+	return o.out[o.pos-1].row, nil
+}
+
+// sortKeys appends the values of fields on row to keys.
+func sortKeys(ctx *sql.Context, fields []sql.SortField, row sql.Row, keys []any) ([]any, error) {
+	for _, sf := range fields {
+		v, err := sf.Column.Eval(ctx, row)
+		if err != nil {
+			return nil, sql.ErrUnableSort.Wrap(err)
+		}
+		keys = append(keys, v)
+	}
+	return keys, nil
 }
 
 type topEntry struct {
@@ -105,19 +137,7 @@ func newTopNIter(ctx *sql.Context, n *plan.TopN, child sql.RowIter) (sql.RowIter
 	return &topNIter{child: child, fields: n.Fields, limit: limit, kept: topHeap{fields: n.Fields, ctx: ctx}}, nil
 }
 
-func (t *topNIter) Next(ctx *sql.Context) (sql.Row, error) {
-	if !t.done {
-		t.done = true
-		if err := t.compute(ctx); err != nil {
-			return nil, err
-		}
-	}
-	if t.pos >= len(t.out) {
-		return nil, io.EOF
-	}
-	t.pos++
-	return t.out[t.pos-1].row, nil
-}
+func (t *topNIter) Next(ctx *sql.Context) (sql.Row, error) { return t.next(ctx, t.compute) }
 
 func (t *topNIter) compute(ctx *sql.Context) error {
 	h := &t.kept
@@ -140,12 +160,8 @@ func (t *topNIter) compute(ctx *sql.Context) error {
 		if keys == nil {
 			keys = make([]any, 0, len(t.fields))
 		}
-		for _, sf := range t.fields {
-			v, err := sf.Column.Eval(ctx, row)
-			if err != nil {
-				return sql.ErrUnableSort.Wrap(err)
-			}
-			keys = append(keys, v)
+		if keys, err = sortKeys(ctx, t.fields, row, keys); err != nil {
+			return err
 		}
 		e := topEntry{row: row, keys: keys, seq: seq}
 		spare = nil
@@ -178,26 +194,12 @@ func (t *topNIter) Close(ctx *sql.Context) error {
 // go-mysql-server's sort evaluated both rows' keys in every one of its
 // n log n comparisons. Run by Exec.
 type sortIter struct {
+	sortedRows
 	child  sql.RowIter
 	fields []sql.SortField
-	out    []topEntry
-	pos    int
-	done   bool
 }
 
-func (s *sortIter) Next(ctx *sql.Context) (sql.Row, error) {
-	if !s.done {
-		s.done = true
-		if err := s.compute(ctx); err != nil {
-			return nil, err
-		}
-	}
-	if s.pos >= len(s.out) {
-		return nil, io.EOF
-	}
-	s.pos++
-	return s.out[s.pos-1].row, nil
-}
+func (s *sortIter) Next(ctx *sql.Context) (sql.Row, error) { return s.next(ctx, s.compute) }
 
 func (s *sortIter) compute(ctx *sql.Context) error {
 	var seq int64
@@ -210,13 +212,9 @@ func (s *sortIter) compute(ctx *sql.Context) error {
 			return err
 		}
 		seq++
-		keys := make([]any, len(s.fields))
-		for i, sf := range s.fields {
-			v, err := sf.Column.Eval(ctx, row)
-			if err != nil {
-				return sql.ErrUnableSort.Wrap(err)
-			}
-			keys[i] = v
+		keys, err := sortKeys(ctx, s.fields, row, make([]any, 0, len(s.fields)))
+		if err != nil {
+			return err
 		}
 		s.out = append(s.out, topEntry{row: row, keys: keys, seq: seq})
 	}
