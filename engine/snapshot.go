@@ -56,6 +56,7 @@ type snapSource struct {
 	tree    *btree.Iterator
 	snap    *mvcc.Snapshot
 	ks      uint32
+	watch   mvcc.Watch // snap's versions of ks (MV-4's check per entry)
 	lo, hi  []byte
 	reverse bool
 
@@ -95,7 +96,7 @@ func (s *snapSource) Next() bool {
 				if s.err = s.tree.Err(); s.err != nil {
 					return false
 				}
-				if !s.snap.Needs(s.ks) {
+				if !s.watch.Needs() {
 					s.done = true
 					return false
 				}
@@ -104,7 +105,7 @@ func (s *snapSource) Next() bool {
 				s.batched, s.treeEnded = true, true
 				continue
 			}
-			if !s.snap.Needs(s.ks) {
+			if !s.watch.Needs() {
 				s.started = true
 				s.prev = append(s.prev[:0], s.tree.Key()...)
 				s.key, s.val = s.tree.Key(), s.tree.Value()
@@ -151,7 +152,7 @@ func (s *snapSource) fill() {
 	if n := len(s.batch); n > 0 {
 		last = entry(s.batch[n-1]).Key
 	}
-	if !s.snap.Needs(s.ks) { // MV-4, read after the tree: no version decides this gap
+	if !s.watch.Needs() { // MV-4, read after the tree: no version decides this gap
 		for _, b := range s.batch {
 			s.out = append(s.out, entry(b))
 		}

@@ -295,6 +295,29 @@ func (sn *Snapshot) Needs(ks uint32) bool {
 	return sp != nil && sp.newest.Load() > sn.TS
 }
 
+// Watch is a reader's handle on one keyspace's versions at a snapshot:
+// Needs as Snapshot.Needs, without the keyspace's map lookup once its
+// version space exists (spaces are never removed, and keyspace ids are
+// not reused).
+type Watch struct {
+	sn *Snapshot
+	ks uint32
+	sp *space
+}
+
+// Watch returns a handle on keyspace ks's versions at sn.
+func (sn *Snapshot) Watch(ks uint32) Watch { return Watch{sn: sn, ks: ks} }
+
+// Needs is Snapshot.Needs of the watched keyspace.
+func (w *Watch) Needs() bool {
+	if w.sp == nil {
+		if w.sp = w.sn.store.space(w.ks, false); w.sp == nil {
+			return false
+		}
+	}
+	return w.sp.newest.Load() > w.sn.TS
+}
+
 // tooOld reports whether versions sn needs in sp may have been dropped or
 // never recorded (MV-5, MV-6).
 func (sn *Snapshot) tooOld(sp *space) bool {

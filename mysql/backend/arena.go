@@ -1,10 +1,14 @@
 package backend
 
 import (
+	"time"
 	"unsafe"
 
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/sqltypes"
 	"github.com/shopspring/decimal"
 
+	"strata/mysql/boxes"
 	"strata/mysql/decimals"
 )
 
@@ -15,10 +19,14 @@ import (
 // written after they are handed out; a block stays alive while any value
 // from it does (a retained MAX pins at most one block of each kind;
 // blocks start small and double, so that a lookup decoding one row
-// allocates little). Per-value allocations were a quarter of the CPU of
-// a scan filtering on a DECIMAL column.
+// allocates little; the arena is the session's, shared by every scan and
+// lookup of its statements). Per-value allocations were a quarter of the CPU of
+// a scan filtering on a DECIMAL column. The interface values themselves
+// and the rows holding them come from blocks too (package boxes, BOX-1..3):
+// Go's boxing allocated once per column and row.
 type valueArena struct {
 	decimals.Slab
+	boxes.Boxes
 	bytes  []byte
 	nBytes int // the next block's size: doubling from a small one
 }
@@ -51,4 +59,66 @@ func (a *valueArena) string(raw []byte) string {
 	off := len(a.bytes)
 	a.bytes = append(a.bytes, raw...)
 	return unsafe.String(&a.bytes[off], len(raw))
+}
+
+// row returns a row of n nil values.
+func (a *valueArena) row(n int) sql.Row {
+	if a == nil {
+		return make(sql.Row, n)
+	}
+	return a.Row(n)
+}
+
+// typedInt is c.typedInt boxed from the arena's blocks.
+func (a *valueArena) typedInt(c *colCodec, x int64) any {
+	if a == nil {
+		return c.typedInt(x)
+	}
+	switch c.qt {
+	case sqltypes.Int8:
+		return a.Int8(int8(x))
+	case sqltypes.Int16, sqltypes.Year:
+		return a.Int16(int16(x))
+	case sqltypes.Int24, sqltypes.Int32:
+		return a.Int32(int32(x))
+	}
+	return a.Int64(x)
+}
+
+// typedUint is c.typedUint boxed from the arena's blocks.
+func (a *valueArena) typedUint(c *colCodec, x uint64) any {
+	if a == nil {
+		return c.typedUint(x)
+	}
+	switch c.qt {
+	case sqltypes.Uint8:
+		return a.Uint8(uint8(x))
+	case sqltypes.Uint16, sqltypes.Enum:
+		return a.Uint16(uint16(x))
+	case sqltypes.Uint24, sqltypes.Uint32:
+		return a.Uint32(uint32(x))
+	}
+	return a.Uint64(x)
+}
+
+// boxDecimal, boxString and boxTime box a value from the arena's blocks.
+func (a *valueArena) boxDecimal(d decimal.Decimal) any {
+	if a == nil {
+		return d
+	}
+	return a.Decimal(d)
+}
+
+func (a *valueArena) boxString(s string) any {
+	if a == nil {
+		return s
+	}
+	return a.String(s)
+}
+
+func (a *valueArena) boxTime(t time.Time) any {
+	if a == nil {
+		return t
+	}
+	return a.Time(t)
 }

@@ -185,7 +185,7 @@ func newColCodec(typ sql.Type) (colCodec, error) {
 
 // keyable reports whether the column can be part of an index key, and the
 // most bytes one value can take in a key (0 = unbounded).
-func (c colCodec) keyable() (ok bool, maxLen int) {
+func (c *colCodec) keyable() (ok bool, maxLen int) {
 	switch c.kind {
 	case kJSON, kGeometry:
 		return false, 0
@@ -214,7 +214,7 @@ func unwrap(ctx context.Context, v any) (any, error) {
 // canonical converts v to the column's canonical Go value, the shape the
 // encoders take: int64, uint64, float64, decimal.Decimal, string, []byte,
 // time.Time, types.Timespan, or a JSON text.
-func (c colCodec) canonical(ctx context.Context, v any) (any, error) {
+func (c *colCodec) canonical(ctx context.Context, v any) (any, error) {
 	v, err := unwrap(ctx, v)
 	if err != nil {
 		return nil, err
@@ -405,7 +405,7 @@ func appendDecimalKey(b []byte, d decimal.Decimal) []byte {
 // appendKey appends the key encoding of v (CODEC-1..3).
 // appendKeyPrefix appends the key of v cut to n characters or bytes
 // (CODEC-9); n == 0 is appendKey.
-func (c colCodec) appendKeyPrefix(ctx context.Context, b []byte, v any, n int) ([]byte, error) {
+func (c *colCodec) appendKeyPrefix(ctx context.Context, b []byte, v any, n int) ([]byte, error) {
 	if n == 0 || v == nil {
 		return c.appendKey(ctx, b, v)
 	}
@@ -434,7 +434,7 @@ func (c colCodec) appendKeyPrefix(ctx context.Context, b []byte, v any, n int) (
 	return c.appendKey(ctx, b, cv)
 }
 
-func (c colCodec) appendKey(ctx context.Context, b []byte, v any) ([]byte, error) {
+func (c *colCodec) appendKey(ctx context.Context, b []byte, v any) ([]byte, error) {
 	if v == nil {
 		return append(b, keyNull), nil
 	}
@@ -547,7 +547,7 @@ func weightLen(lead byte) int {
 }
 
 // skipKey returns the length of the encoded column at the start of b.
-func (c colCodec) skipKey(b []byte) (int, error) {
+func (c *colCodec) skipKey(b []byte) (int, error) {
 	if len(b) == 0 {
 		return 0, errCorruptKey
 	}
@@ -612,7 +612,7 @@ var errCorruptKey = fmt.Errorf("strata: corrupt index key")
 
 // decodeIntKey decodes a non-null integer key column (for AUTO_INCREMENT
 // recovery).
-func (c colCodec) decodeIntKey(b []byte) (uint64, bool) {
+func (c *colCodec) decodeIntKey(b []byte) (uint64, bool) {
 	if len(b) < 9 || b[0] != keyValue {
 		return 0, false
 	}
@@ -672,7 +672,7 @@ func parseStoredDecimalIn(a *valueArena, raw []byte) (decimal.Decimal, error) {
 
 // intValue is the Go value of an integer column from its key encoding's
 // 8 bytes (appendInt64Key, appendUint64), typed as decodeColumns types it.
-func (c colCodec) intValue(u uint64) any {
+func (c *colCodec) intValue(u uint64) any {
 	if c.kind == kInt {
 		return c.typedInt(int64(u ^ (1 << 63)))
 	}
@@ -680,7 +680,7 @@ func (c colCodec) intValue(u uint64) any {
 }
 
 // typedInt is a signed integer column's value as its Go type.
-func (c colCodec) typedInt(x int64) any {
+func (c *colCodec) typedInt(x int64) any {
 	switch c.qt {
 	case sqltypes.Int8:
 		return int8(x)
@@ -694,7 +694,7 @@ func (c colCodec) typedInt(x int64) any {
 
 // typedUint is an unsigned integer (ENUM, SET, BIT) column's value as its
 // Go type.
-func (c colCodec) typedUint(x uint64) any {
+func (c *colCodec) typedUint(x uint64) any {
 	switch c.qt {
 	case sqltypes.Uint8:
 		return uint8(x)
@@ -727,7 +727,8 @@ func appendRow(ctx context.Context, b []byte, cols []colCodec, row sql.Row) ([]b
 	for i := 0; i < (len(cols)+7)/8; i++ {
 		b = append(b, 0)
 	}
-	for i, c := range cols {
+	for i := range cols {
+		c := &cols[i]
 		v := row[i]
 		if v == nil {
 			b[nb+i/8] |= 1 << (i % 8)
@@ -792,7 +793,8 @@ func decodeColumns(ctx context.Context, b []byte, cols []colCodec, dst sql.Row, 
 	}
 	nulls := b[:nbytes]
 	b = b[nbytes:]
-	for i, c := range cols {
+	for i := range cols {
+		c := &cols[i]
 		if i >= stored || nulls[i/8]&(1<<(i%8)) != 0 {
 			dst[i] = nil
 			continue
@@ -814,14 +816,14 @@ func decodeColumns(ctx context.Context, b []byte, cols []colCodec, dst sql.Row, 
 				return errCorruptRow
 			}
 			b = b[k:]
-			v = c.typedInt(x)
+			v = a.typedInt(c, x)
 		case kUint, kEnum, kSet, kBit:
 			x, k := binary.Uvarint(b)
 			if k <= 0 {
 				return errCorruptRow
 			}
 			b = b[k:]
-			v = c.typedUint(x)
+			v = a.typedUint(c, x)
 		case kFloat32:
 			if len(b) < 4 {
 				return errCorruptRow
@@ -847,12 +849,12 @@ func decodeColumns(ctx context.Context, b []byte, cols []colCodec, dst sql.Row, 
 				if err != nil {
 					return errCorruptRow
 				}
-				v = d
+				v = a.boxDecimal(d)
 			case kString:
 				if c.char {
 					raw = bytes.TrimRight(raw, " ")
 				}
-				v = a.string(raw)
+				v = a.boxString(a.string(raw))
 			case kBytes:
 				v = append([]byte{}, raw...)
 			case kJSON:
@@ -875,10 +877,11 @@ func decodeColumns(ctx context.Context, b []byte, cols []colCodec, dst sql.Row, 
 			}
 			b = b[k:]
 			if c.kind == kTime {
-				v = time.UnixMicro(x).UTC()
+				tm := time.UnixMicro(x).UTC()
 				if c.utc {
-					v = fromUTC(v.(time.Time), sessionZone(ctx))
+					tm = fromUTC(tm, sessionZone(ctx))
 				}
+				v = a.boxTime(tm)
 			} else {
 				v = types.Timespan(x)
 			}
@@ -890,7 +893,7 @@ func decodeColumns(ctx context.Context, b []byte, cols []colCodec, dst sql.Row, 
 
 // skipValue returns the length of the column's encoded (non-null) value at
 // the start of b (CODEC-4).
-func (c colCodec) skipValue(b []byte) (int, error) {
+func (c *colCodec) skipValue(b []byte) (int, error) {
 	switch c.kind {
 	case kInt, kYear, kTime, kTimespan:
 		if _, k := binary.Varint(b); k > 0 {

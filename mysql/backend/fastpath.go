@@ -104,7 +104,7 @@ func plainDecimal(s string, prec, scale int, unsigned bool) (decimal.Decimal, bo
 
 // convertsToItself reports a string that column c's type converts to the
 // same string (FPB-4).
-func (c colCodec) convertsToItself(v any) bool {
+func (c *colCodec) convertsToItself(v any) bool {
 	s, ok := v.(string)
 	return ok && c.kind == kString && len(s) <= c.strMax && utf8.ValidString(s)
 }

@@ -63,6 +63,10 @@ var allPrivileges = mysql_db.NewPrivilegeSetWithAllPrivileges()
 
 // Session is a client connection's state.
 type Session struct {
+	// arena holds the values the session's scans decode (CODEC-13):
+	// shared by every scan and lookup of its statements, which run on one
+	// goroutine (go-mysql-server's row iterators start none).
+	arena valueArena
 	*sql.BaseSession
 	b       *Backend
 	tx      *engine.Tx

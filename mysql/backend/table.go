@@ -581,7 +581,7 @@ func (tb *Table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, 
 	} else {
 		tx.SetInterrupt(ctx.Done()) // KILL QUERY ends a lock wait (1317)
 	}
-	ri := &rowIter{tb: tb, t: tb.t, s: s, tx: tx, part: part, locking: locking}
+	ri := &rowIter{tb: tb, t: tb.t, s: s, tx: tx, part: part, locking: locking, arena: &s.arena}
 	ri.need = ri.needed()
 	if part.ix != nil && !locking && part.filter == nil {
 		ri.cover = coverPlan(tb.t, part.ix, tb.projIdx)
@@ -813,7 +813,7 @@ type rowIter struct {
 	t       *table
 	s       *Session
 	tx      *engine.Tx
-	arena   valueArena // CODEC-13
+	arena   *valueArena // CODEC-13: the session's
 	part    *partition
 	locking bool
 	next    int
@@ -924,9 +924,9 @@ func (ri *rowIter) load(ctx *sql.Context, key, val []byte) (sql.Row, bool, error
 		}
 		full = ri.row
 	} else {
-		full = make(sql.Row, len(t.cols))
+		full = ri.arena.row(len(t.cols))
 	}
-	if err := decodeColumns(ctx, val, t.cols, full, ri.need, &ri.arena); err != nil {
+	if err := decodeColumns(ctx, val, t.cols, full, ri.need, ri.arena); err != nil {
 		return nil, false, err
 	}
 	if ix != nil {
@@ -944,7 +944,7 @@ func (ri *rowIter) load(ctx *sql.Context, key, val []byte) (sql.Row, bool, error
 	if ri.tb.projIdx == nil {
 		return full, true, nil
 	}
-	out := make(sql.Row, len(ri.tb.projIdx))
+	out := ri.arena.row(len(ri.tb.projIdx))
 	for i, o := range ri.tb.projIdx {
 		out[i] = full[o]
 	}
@@ -1033,8 +1033,9 @@ func (ri *rowIter) fromEntry(key []byte) (sql.Row, bool, error) {
 			off += n
 		}
 	}
-	out := make(sql.Row, len(ri.cover))
-	for i, cc := range ri.cover {
+	out := ri.arena.row(len(ri.cover))
+	for i := range ri.cover {
+		cc := &ri.cover[i]
 		b := key[starts[cc.part]:]
 		if b[0] == keyNull {
 			continue
@@ -1043,7 +1044,11 @@ func (ri *rowIter) fromEntry(key []byte) (sql.Row, bool, error) {
 			return nil, false, errCorruptKey
 		}
 		u := binary.BigEndian.Uint64(b[1:9])
-		out[i] = cc.c.intValue(u)
+		if cc.c.kind == kInt {
+			out[i] = ri.arena.typedInt(&cc.c, int64(u^(1<<63)))
+		} else {
+			out[i] = ri.arena.typedUint(&cc.c, u)
+		}
 	}
 	ri.s.b.coveredReads.Add(1)
 	return out, true, nil
