@@ -500,10 +500,16 @@ func (tb *Table) DataLength(ctx *sql.Context) (uint64, error) {
 	return n * 128, err
 }
 
-func (tb *Table) Name() string     { return tb.t.def.Name }
-func (tb *Table) String() string   { return tb.t.def.Name }
-func (tb *Table) Database() string { return tb.t.db.name }
-func (tb *Table) Comment() string  { return tb.t.def.Comment }
+func (tb *Table) Name() string { return tb.t.def.Name }
+
+// CatalogIdentity is the table's catalog object, which every change of
+// its definition (ALTER, CREATE/DROP INDEX, RENAME, DROP and CREATE)
+// replaces: a plan that rules RULE-85 keeps is used only while its
+// tables' identities stand.
+func (tb *Table) CatalogIdentity() any { return tb.t }
+func (tb *Table) String() string       { return tb.t.def.Name }
+func (tb *Table) Database() string     { return tb.t.db.name }
+func (tb *Table) Comment() string      { return tb.t.def.Comment }
 
 func (tb *Table) Schema() sql.Schema {
 	if tb.projSch != nil {

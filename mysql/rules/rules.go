@@ -534,6 +534,12 @@ func Install() {
 				break
 			}
 		}
+		// RULE-85 around go-mysql-server's applyTriggers.
+		for i, r := range analyzer.OnceAfterAll {
+			if r.Id.String() == "applyTriggers" {
+				analyzer.OnceAfterAll[i].Apply = cachedTriggers(r.Apply)
+			}
+		}
 		n := len(analyzer.OnceAfterAll)
 		// Before trackProcess, the last rule, which wraps the plan.
 		rules := append([]analyzer.Rule{}, analyzer.OnceAfterAll[:n-1]...)

@@ -1,0 +1,292 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+)
+
+// RULE-85 A session's top-level INSERT finds the triggers it fires, parsed
+// and analyzed, in a cache, instead of go-mysql-server's applyTriggers
+// parsing every trigger of the database (twice each for the table's) and
+// analyzing the bodies for every statement: 39% of the CPU of
+// single-row INSERTs into a table with one AFTER INSERT trigger, and a
+// parse of every trigger for an INSERT into a table with none.
+//
+//   - What is cached is what applyTriggers did to an INSERT: the trigger
+//     executors it put around the statement (AFTER) and around its source
+//     (BEFORE), each with its analyzed body, learned from its own answer
+//     the first time, kept only if putting them back on that same INSERT
+//     gives its answer exactly (the plan's text), and put back on the next
+//     INSERT of the same key. No triggers is an answer too.
+//   - The key: the session, its current database, user, privilege-set
+//     counter (go-mysql-server's, moved by any GRANT/REVOKE) and sql_mode,
+//     the target database and table, and the text and sql_mode of every
+//     trigger of the database (read at each statement: CREATE/DROP
+//     TRIGGER changes the key).
+//   - An entry holds the identity of every table its bodies and NEW read
+//     (backend: the catalog object an ALTER, CREATE INDEX, DROP or RENAME
+//     replaces); it is used only while each name still resolves to that
+//     same object, else learned again.
+//   - Bodies holding state across executions are never cached: subquery
+//     expressions (their results may be cached), CALLs, derived tables.
+//   - Only statements analyzed at the top (no outer scope: not inside a
+//     trigger or routine); UPDATE and DELETE still go through
+//     applyTriggers.
+func cachedTriggers(orig analyzer.RuleFunc) analyzer.RuleFunc {
+	return func(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+		ins, ok := n.(*plan.InsertInto)
+		if !ok || !qFlags.DmlIsSet() || scope != nil && !scope.IsEmpty() {
+			return orig(ctx, a, n, scope, sel, qFlags)
+		}
+		key, ok := triggerKey(ctx, a, ins)
+		if !ok {
+			return orig(ctx, a, n, scope, sel, qFlags)
+		}
+		if e := triggerPlans.get(key); e != nil && e.current(ctx, a) {
+			triggerPlans.hits.Add(1)
+			return e.apply(ins, qFlags)
+		}
+		res, same, err := orig(ctx, a, n, scope, sel, qFlags)
+		if err != nil {
+			return res, same, err
+		}
+		if e := learnTriggers(ctx, a, ins, res); e != nil {
+			triggerPlans.put(key, e)
+		}
+		return res, same, err
+	}
+}
+
+// triggerKey is RULE-85's key for ins; ok false when its database keeps no
+// triggers this way or its table is not found.
+func triggerKey(ctx *sql.Context, a *analyzer.Analyzer, ins *plan.InsertInto) (string, bool) {
+	db := ctx.GetCurrentDatabase()
+	if ins.Database() != nil && ins.Database().Name() != "" {
+		db = ins.Database().Name()
+	}
+	rt := insertTarget(ins)
+	if rt == nil {
+		return "", false
+	}
+	database, err := a.Catalog.Database(ctx, db)
+	if err != nil {
+		return "", false
+	}
+	tdb, ok := database.(sql.TriggerDatabase)
+	if !ok {
+		return "", false
+	}
+	triggers, err := tdb.GetTriggers(ctx)
+	if err != nil {
+		return "", false
+	}
+	mode, err := ctx.GetSessionVariable(ctx, "sql_mode")
+	if err != nil {
+		return "", false
+	}
+	_, privs := ctx.Session.GetPrivilegeSet()
+	client := ctx.Session.Client()
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d\x00%s\x00%s@%s\x00%d\x00%v\x00%s\x00%s", ctx.Session.ID(), ctx.GetCurrentDatabase(),
+		client.User, client.Address, privs, mode, strings.ToLower(db), strings.ToLower(rt.Name()))
+	for _, t := range triggers {
+		fmt.Fprintf(&b, "\x00%s\x00%s", t.SqlMode, t.CreateStatement)
+	}
+	return b.String(), true
+}
+
+func insertTarget(ins *plan.InsertInto) *plan.ResolvedTable {
+	var rt *plan.ResolvedTable
+	transform.Inspect(ins.Destination, func(n sql.Node) bool {
+		if r, ok := n.(*plan.ResolvedTable); ok && rt == nil {
+			rt = r
+		}
+		return rt == nil
+	})
+	return rt
+}
+
+// catalogIdentity is implemented by tables whose catalog object changes
+// identity with their definition (backend Table).
+type catalogIdentity interface {
+	CatalogIdentity() any
+}
+
+// tableUse is a table a cached entry depends on, and the identity it had.
+type tableUse struct {
+	db, name string
+	id       any
+}
+
+// triggerEntry is what applyTriggers did to an INSERT (RULE-85).
+type triggerEntry struct {
+	after, before []*plan.TriggerExecutor // innermost first
+	tables        []tableUse
+}
+
+// current reports whether every table the entry depends on still
+// resolves to the object it did.
+func (e *triggerEntry) current(ctx *sql.Context, a *analyzer.Analyzer) bool {
+	for _, u := range e.tables {
+		t, _, err := a.Catalog.Table(ctx, u.db, u.name)
+		if err != nil {
+			return false
+		}
+		ci, ok := t.(catalogIdentity)
+		if !ok || ci.CatalogIdentity() != u.id {
+			return false
+		}
+	}
+	return true
+}
+
+// apply puts the entry's trigger executors on ins.
+func (e *triggerEntry) apply(ins *plan.InsertInto, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	if len(e.after)+len(e.before) == 0 {
+		return ins, transform.SameTree, nil
+	}
+	// What applyTriggers sets when it applies a trigger.
+	qFlags.Set(sql.QFlagRelSubquery)
+	qFlags.Set(sql.QFlagTrigger)
+	var n sql.Node = ins
+	if len(e.before) > 0 {
+		src := ins.Source
+		for _, te := range e.before {
+			src = plan.NewTriggerExecutor(src, te.Right(), te.TriggerEvent, te.TriggerTime, te.TriggerDefinition)
+		}
+		n = ins.WithSource(src)
+	}
+	for _, te := range e.after {
+		n = plan.NewTriggerExecutor(n, te.Right(), te.TriggerEvent, te.TriggerTime, te.TriggerDefinition)
+	}
+	return n, transform.NewTree, nil
+}
+
+// learnTriggers reads what applyTriggers made of ins (res); nil when it
+// is not only trigger executors around ins and its source, or a body
+// must not be cached.
+func learnTriggers(ctx *sql.Context, a *analyzer.Analyzer, ins *plan.InsertInto, res sql.Node) *triggerEntry {
+	e := &triggerEntry{}
+	n := res
+	for {
+		te, ok := n.(*plan.TriggerExecutor)
+		if !ok {
+			break
+		}
+		e.after = append([]*plan.TriggerExecutor{te}, e.after...)
+		n = te.Left()
+	}
+	got, ok := n.(*plan.InsertInto)
+	if !ok {
+		return nil
+	}
+	src := got.Source
+	for {
+		te, ok := src.(*plan.TriggerExecutor)
+		if !ok {
+			break
+		}
+		e.before = append([]*plan.TriggerExecutor{te}, e.before...)
+		src = te.Left()
+	}
+	// The tables: the INSERT's own (NEW's columns) and every table the
+	// bodies read or write.
+	db := ctx.GetCurrentDatabase()
+	if ins.Database() != nil && ins.Database().Name() != "" {
+		db = ins.Database().Name()
+	}
+	rt := insertTarget(ins)
+	if rt == nil || !e.use(db, rt) {
+		return nil
+	}
+	for _, te := range append(append([]*plan.TriggerExecutor{}, e.after...), e.before...) {
+		if !e.usesOf(te.Right()) {
+			return nil
+		}
+	}
+	// Put back on ins, the entry must give applyTriggers' answer.
+	again, _, err := e.apply(ins, nil)
+	if err != nil || sql.DebugString(again) != sql.DebugString(res) {
+		return nil
+	}
+	return e
+}
+
+// use records rt's identity; false when it has none.
+func (e *triggerEntry) use(db string, rt *plan.ResolvedTable) bool {
+	ci, ok := rt.UnderlyingTable().(catalogIdentity)
+	if !ok {
+		return false
+	}
+	if rt.Database() != nil && rt.Database().Name() != "" {
+		db = rt.Database().Name()
+	}
+	e.tables = append(e.tables, tableUse{db: db, name: rt.Name(), id: ci.CatalogIdentity()})
+	return true
+}
+
+// usesOf records the tables of a trigger body; false when the body holds
+// state across executions or a table without identity.
+func (e *triggerEntry) usesOf(body sql.Node) bool {
+	ok := true
+	transform.Inspect(body, func(n sql.Node) bool {
+		switch x := n.(type) {
+		case *plan.ResolvedTable:
+			ok = ok && e.use("", x)
+		case *plan.IndexedTableAccess:
+			rt, isRT := x.TableNode.(*plan.ResolvedTable)
+			ok = ok && isRT && e.use("", rt)
+		case *plan.Call, *plan.SubqueryAlias, *plan.CachedResults, *plan.RecursiveCte, *plan.RecursiveTable, sql.OpaqueNode:
+			ok = false
+		}
+		if ex, isEx := n.(sql.Expressioner); isEx && ok {
+			for _, x := range ex.Expressions() {
+				transform.InspectExpr(x, func(x sql.Expression) bool {
+					if _, sub := x.(*plan.Subquery); sub {
+						ok = false
+					}
+					return !ok
+				})
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+// triggerCache holds RULE-85's entries; full, it starts over.
+type triggerCache struct {
+	mu      sync.Mutex
+	entries map[string]*triggerEntry
+	hits    atomic.Int64
+}
+
+const maxTriggerEntries = 4096
+
+var triggerPlans = &triggerCache{entries: map[string]*triggerEntry{}}
+
+func (c *triggerCache) get(key string) *triggerEntry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.entries[key]
+}
+
+func (c *triggerCache) put(key string, e *triggerEntry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.entries) >= maxTriggerEntries {
+		c.entries = map[string]*triggerEntry{}
+	}
+	c.entries[key] = e
+}
+
+// TriggerPlanHits is how many INSERTs took their triggers from RULE-85's
+// cache (for tests).
+func TriggerPlanHits() int64 { return triggerPlans.hits.Load() }
