@@ -373,6 +373,11 @@
 // RULE-84 DISTINCT keeps the rows it returned by their values' exact
 // text in a Go map, not a 64-bit hash in a locked cache (groupby.go).
 //
+// RULE-85 A session's top-level INSERT, UPDATE or DELETE of one table
+// reuses the trigger executors go-mysql-server's applyTriggers made for
+// the same key while the tables they read stand (triggercache.go; it
+// wraps applyTriggers in place).
+//
 // RULE-70 (retired: refusing outer aggregates before planning also
 // refused shapes go-mysql-server answers; the server maps its run-time
 // error instead, handler.go errorRules)
@@ -391,7 +396,7 @@
 // FUNC-4 DATE 'x', TIME 'x' and TIMESTAMP 'x' are typed literals, rewritten
 // by the server to strata_typed_date('x') and its kin (functions.go).
 //
-// Except RULE-8, RULE-13, RULE-23, RULE-27, RULE-36 and RULE-60, the rules run
+// Except RULE-8, RULE-13, RULE-23, RULE-27, RULE-36, RULE-60 and RULE-85, the rules run
 // last in every statement's analysis (go-mysql-server's OnceAfterAll
 // batch, shared by its per-statement batches), so they see the final plan
 // and must keep expression indexes as they are.

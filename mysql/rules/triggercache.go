@@ -12,16 +12,18 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/transform"
 )
 
-// RULE-85 A session's top-level INSERT finds the triggers it fires, parsed
+// RULE-85 A session's top-level INSERT, UPDATE or DELETE of one table
+// finds the triggers it fires, parsed
 // and analyzed, in a cache, instead of go-mysql-server's applyTriggers
 // parsing every trigger of the database (twice each for the table's) and
 // analyzing the bodies for every statement: 39% of the CPU of
 // single-row INSERTs into a table with one AFTER INSERT trigger, and a
 // parse of every trigger for an INSERT into a table with none.
 //
-//   - What is cached is what applyTriggers did to an INSERT: the trigger
-//     executors it put around the statement (AFTER) and around its source
-//     (BEFORE), each with its analyzed body, learned from its own answer
+//   - What is cached is what applyTriggers did to the statement: the
+//     trigger executors it put around it (AFTER) and around its source
+//     (BEFORE: an INSERT's rows, an UPDATE's or DELETE's child), each
+//     with its analyzed body, learned from its own answer
 //     the first time, kept only if putting them back on that same INSERT
 //     gives its answer exactly (the plan's text), and put back on the next
 //     INSERT of the same key. No triggers is an answer too.
@@ -37,11 +39,11 @@ import (
 //   - Bodies holding state across executions are never cached: subquery
 //     expressions (their results may be cached), CALLs, derived tables.
 //   - Only statements analyzed at the top (no outer scope: not inside a
-//     trigger or routine); UPDATE and DELETE still go through
-//     applyTriggers.
+//     trigger or routine); an UPDATE or DELETE of a join still goes
+//     through applyTriggers.
 func cachedTriggers(orig analyzer.RuleFunc) analyzer.RuleFunc {
 	return func(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-		ins, ok := n.(*plan.InsertInto)
+		ins, ok := dmlOf(ctx, n)
 		if !ok || !qFlags.DmlIsSet() || scope != nil && !scope.IsEmpty() {
 			return orig(ctx, a, n, scope, sel, qFlags)
 		}
@@ -64,17 +66,90 @@ func cachedTriggers(orig analyzer.RuleFunc) analyzer.RuleFunc {
 	}
 }
 
+// dml is the statement RULE-85 caches triggers for: its node, target
+// table and database, and its source (where BEFORE executors go).
+type dml struct {
+	n      sql.Node
+	target *plan.ResolvedTable
+	db     string
+}
+
+// dmlOf returns n as RULE-85's statement; ok false for another node, an
+// UPDATE or DELETE of a join, or a target that is not a table.
+func dmlOf(ctx *sql.Context, n sql.Node) (dml, bool) {
+	d := dml{n: n, db: ctx.GetCurrentDatabase()}
+	var search sql.Node
+	switch x := n.(type) {
+	case *plan.InsertInto:
+		if x.Database() != nil && x.Database().Name() != "" {
+			d.db = x.Database().Name()
+		}
+		search = x.Destination
+	case *plan.Update:
+		if x.IsJoin {
+			return d, false
+		}
+		if _, join := x.Child.(*plan.UpdateJoin); join {
+			return d, false
+		}
+		if x.Database() != "" {
+			d.db = x.Database()
+		}
+		search = x.Child
+	case *plan.DeleteFrom:
+		if x.HasExplicitTargets() {
+			return d, false
+		}
+		if x.Database() != "" {
+			d.db = x.Database()
+		}
+		search = x.Child
+	default:
+		return d, false
+	}
+	// The table as go-mysql-server's applyTriggers finds it: the first.
+	transform.Inspect(search, func(n sql.Node) bool {
+		switch x := n.(type) {
+		case *plan.ResolvedTable:
+			d.target = x
+		case *plan.IndexedTableAccess:
+			d.target, _ = x.TableNode.(*plan.ResolvedTable)
+		case *plan.JoinNode:
+			d.target = nil
+			return false
+		default:
+			return true
+		}
+		return false
+	})
+	return d, d.target != nil
+}
+
+// source is the node BEFORE executors wrap.
+func (d dml) source(n sql.Node) sql.Node {
+	switch x := n.(type) {
+	case *plan.InsertInto:
+		return x.Source
+	case *plan.Update:
+		return x.Child
+	case *plan.DeleteFrom:
+		return x.Child
+	}
+	return nil
+}
+
+// withSource is n with its source replaced.
+func (d dml) withSource(n, src sql.Node) (sql.Node, error) {
+	if ins, ok := n.(*plan.InsertInto); ok {
+		return ins.WithSource(src), nil
+	}
+	return n.WithChildren(src)
+}
+
 // triggerKey is RULE-85's key for ins; ok false when its database keeps no
-// triggers this way or its table is not found.
-func triggerKey(ctx *sql.Context, a *analyzer.Analyzer, ins *plan.InsertInto) (string, bool) {
-	db := ctx.GetCurrentDatabase()
-	if ins.Database() != nil && ins.Database().Name() != "" {
-		db = ins.Database().Name()
-	}
-	rt := insertTarget(ins)
-	if rt == nil {
-		return "", false
-	}
+// triggers this way.
+func triggerKey(ctx *sql.Context, a *analyzer.Analyzer, ins dml) (string, bool) {
+	db, rt := ins.db, ins.target
 	database, err := a.Catalog.Database(ctx, db)
 	if err != nil {
 		return "", false
@@ -94,23 +169,12 @@ func triggerKey(ctx *sql.Context, a *analyzer.Analyzer, ins *plan.InsertInto) (s
 	_, privs := ctx.Session.GetPrivilegeSet()
 	client := ctx.Session.Client()
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d\x00%s\x00%s@%s\x00%d\x00%v\x00%s\x00%s", ctx.Session.ID(), ctx.GetCurrentDatabase(),
+	fmt.Fprintf(&b, "%T\x00%d\x00%s\x00%s@%s\x00%d\x00%v\x00%s\x00%s", ins.n, ctx.Session.ID(), ctx.GetCurrentDatabase(),
 		client.User, client.Address, privs, mode, strings.ToLower(db), strings.ToLower(rt.Name()))
 	for _, t := range triggers {
 		fmt.Fprintf(&b, "\x00%s\x00%s", t.SqlMode, t.CreateStatement)
 	}
 	return b.String(), true
-}
-
-func insertTarget(ins *plan.InsertInto) *plan.ResolvedTable {
-	var rt *plan.ResolvedTable
-	transform.Inspect(ins.Destination, func(n sql.Node) bool {
-		if r, ok := n.(*plan.ResolvedTable); ok && rt == nil {
-			rt = r
-		}
-		return rt == nil
-	})
-	return rt
 }
 
 // catalogIdentity is implemented by tables whose catalog object changes
@@ -125,7 +189,7 @@ type tableUse struct {
 	id       any
 }
 
-// triggerEntry is what applyTriggers did to an INSERT (RULE-85).
+// triggerEntry is what applyTriggers did to a statement (RULE-85).
 type triggerEntry struct {
 	after, before []*plan.TriggerExecutor // innermost first
 	tables        []tableUse
@@ -148,20 +212,23 @@ func (e *triggerEntry) current(ctx *sql.Context, a *analyzer.Analyzer) bool {
 }
 
 // apply puts the entry's trigger executors on ins.
-func (e *triggerEntry) apply(ins *plan.InsertInto, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+func (e *triggerEntry) apply(ins dml, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	if len(e.after)+len(e.before) == 0 {
-		return ins, transform.SameTree, nil
+		return ins.n, transform.SameTree, nil
 	}
 	// What applyTriggers sets when it applies a trigger.
 	qFlags.Set(sql.QFlagRelSubquery)
 	qFlags.Set(sql.QFlagTrigger)
-	var n sql.Node = ins
+	n := ins.n
 	if len(e.before) > 0 {
-		src := ins.Source
+		src := ins.source(n)
 		for _, te := range e.before {
 			src = plan.NewTriggerExecutor(src, te.Right(), te.TriggerEvent, te.TriggerTime, te.TriggerDefinition)
 		}
-		n = ins.WithSource(src)
+		var err error
+		if n, err = ins.withSource(n, src); err != nil {
+			return nil, transform.SameTree, err
+		}
 	}
 	for _, te := range e.after {
 		n = plan.NewTriggerExecutor(n, te.Right(), te.TriggerEvent, te.TriggerTime, te.TriggerDefinition)
@@ -172,7 +239,7 @@ func (e *triggerEntry) apply(ins *plan.InsertInto, qFlags *sql.QueryFlags) (sql.
 // learnTriggers reads what applyTriggers made of ins (res); nil when it
 // is not only trigger executors around ins and its source, or a body
 // must not be cached.
-func learnTriggers(ctx *sql.Context, a *analyzer.Analyzer, ins *plan.InsertInto, res sql.Node) *triggerEntry {
+func learnTriggers(ctx *sql.Context, a *analyzer.Analyzer, ins dml, res sql.Node) *triggerEntry {
 	e := &triggerEntry{}
 	n := res
 	for {
@@ -183,11 +250,10 @@ func learnTriggers(ctx *sql.Context, a *analyzer.Analyzer, ins *plan.InsertInto,
 		e.after = append([]*plan.TriggerExecutor{te}, e.after...)
 		n = te.Left()
 	}
-	got, ok := n.(*plan.InsertInto)
-	if !ok {
+	if fmt.Sprintf("%T", n) != fmt.Sprintf("%T", ins.n) {
 		return nil
 	}
-	src := got.Source
+	src := ins.source(n)
 	for {
 		te, ok := src.(*plan.TriggerExecutor)
 		if !ok {
@@ -198,12 +264,7 @@ func learnTriggers(ctx *sql.Context, a *analyzer.Analyzer, ins *plan.InsertInto,
 	}
 	// The tables: the INSERT's own (NEW's columns) and every table the
 	// bodies read or write.
-	db := ctx.GetCurrentDatabase()
-	if ins.Database() != nil && ins.Database().Name() != "" {
-		db = ins.Database().Name()
-	}
-	rt := insertTarget(ins)
-	if rt == nil || !e.use(db, rt) {
+	if !e.use(ins.db, ins.target) {
 		return nil
 	}
 	for _, te := range append(append([]*plan.TriggerExecutor{}, e.after...), e.before...) {
