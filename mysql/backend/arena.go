@@ -61,64 +61,50 @@ func (a *valueArena) string(raw []byte) string {
 	return unsafe.String(&a.bytes[off], len(raw))
 }
 
-// row returns a row of n nil values.
-func (a *valueArena) row(n int) sql.Row {
+// boxes is the arena's Boxes; nil (Go's own boxing) for a nil arena.
+func (a *valueArena) boxes() *boxes.Boxes {
 	if a == nil {
-		return make(sql.Row, n)
+		return nil
 	}
-	return a.Row(n)
+	return &a.Boxes
 }
 
-// typedInt is c.typedInt boxed from the arena's blocks.
+// row returns a row of n nil values.
+func (a *valueArena) row(n int) sql.Row { return a.boxes().Row(n) }
+
+// typedInt is a signed integer column's value as its Go type, boxed from
+// the arena's blocks.
 func (a *valueArena) typedInt(c *colCodec, x int64) any {
-	if a == nil {
-		return c.typedInt(x)
-	}
+	b := a.boxes()
 	switch c.qt {
 	case sqltypes.Int8:
-		return a.Int8(int8(x))
+		return b.Int8(int8(x))
 	case sqltypes.Int16, sqltypes.Year:
-		return a.Int16(int16(x))
+		return b.Int16(int16(x))
 	case sqltypes.Int24, sqltypes.Int32:
-		return a.Int32(int32(x))
+		return b.Int32(int32(x))
 	}
-	return a.Int64(x)
+	return b.Int64(x)
 }
 
-// typedUint is c.typedUint boxed from the arena's blocks.
+// typedUint is an unsigned integer (ENUM, SET, BIT) column's value as its
+// Go type, boxed from the arena's blocks.
 func (a *valueArena) typedUint(c *colCodec, x uint64) any {
-	if a == nil {
-		return c.typedUint(x)
-	}
+	b := a.boxes()
 	switch c.qt {
 	case sqltypes.Uint8:
-		return a.Uint8(uint8(x))
+		return b.Uint8(uint8(x))
 	case sqltypes.Uint16, sqltypes.Enum:
-		return a.Uint16(uint16(x))
+		return b.Uint16(uint16(x))
 	case sqltypes.Uint24, sqltypes.Uint32:
-		return a.Uint32(uint32(x))
+		return b.Uint32(uint32(x))
 	}
-	return a.Uint64(x)
+	return b.Uint64(x)
 }
 
 // boxDecimal, boxString and boxTime box a value from the arena's blocks.
-func (a *valueArena) boxDecimal(d decimal.Decimal) any {
-	if a == nil {
-		return d
-	}
-	return a.Decimal(d)
-}
+func (a *valueArena) boxDecimal(d decimal.Decimal) any { return a.boxes().Decimal(d) }
 
-func (a *valueArena) boxString(s string) any {
-	if a == nil {
-		return s
-	}
-	return a.String(s)
-}
+func (a *valueArena) boxString(s string) any { return a.boxes().String(s) }
 
-func (a *valueArena) boxTime(t time.Time) any {
-	if a == nil {
-		return t
-	}
-	return a.Time(t)
-}
+func (a *valueArena) boxTime(t time.Time) any { return a.boxes().Time(t) }

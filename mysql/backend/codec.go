@@ -680,31 +680,11 @@ func (c *colCodec) intValue(u uint64) any {
 }
 
 // typedInt is a signed integer column's value as its Go type.
-func (c *colCodec) typedInt(x int64) any {
-	switch c.qt {
-	case sqltypes.Int8:
-		return int8(x)
-	case sqltypes.Int16, sqltypes.Year:
-		return int16(x)
-	case sqltypes.Int24, sqltypes.Int32:
-		return int32(x)
-	}
-	return x
-}
+func (c *colCodec) typedInt(x int64) any { return (*valueArena)(nil).typedInt(c, x) }
 
 // typedUint is an unsigned integer (ENUM, SET, BIT) column's value as its
 // Go type.
-func (c *colCodec) typedUint(x uint64) any {
-	switch c.qt {
-	case sqltypes.Uint8:
-		return uint8(x)
-	case sqltypes.Uint16, sqltypes.Enum:
-		return uint16(x)
-	case sqltypes.Uint24, sqltypes.Uint32:
-		return uint32(x)
-	}
-	return x
-}
+func (c *colCodec) typedUint(x uint64) any { return (*valueArena)(nil).typedUint(c, x) }
 
 // prefixEnd returns the smallest key above every key starting with p, or
 // nil if there is none.

@@ -86,7 +86,8 @@ func box[T any](blk *[]T, size *uint8, typ unsafe.Pointer, v T) any {
 func grow(last uint8) uint8 { return min(max(2*last, 2), blockLen) }
 
 // Boxes makes boxed values and rows from blocks. The zero Boxes is ready;
-// it is not safe for concurrent use.
+// a nil *Boxes boxes with Go's conversion. It is not safe for concurrent
+// use.
 type Boxes struct {
 	sizes [12]uint8 // the last block's length per type (grow)
 	i8    []int8
@@ -103,21 +104,86 @@ type Boxes struct {
 	rows  []any
 }
 
-func (b *Boxes) Int8(v int8) any               { return box(&b.i8, &b.sizes[0], tInt8, v) }
-func (b *Boxes) Int16(v int16) any             { return box(&b.i16, &b.sizes[1], tInt16, v) }
-func (b *Boxes) Int32(v int32) any             { return box(&b.i32, &b.sizes[2], tInt32, v) }
-func (b *Boxes) Int64(v int64) any             { return box(&b.i64, &b.sizes[3], tInt64, v) }
-func (b *Boxes) Uint8(v uint8) any             { return box(&b.u8, &b.sizes[4], tUint8, v) }
-func (b *Boxes) Uint16(v uint16) any           { return box(&b.u16, &b.sizes[5], tUint16, v) }
-func (b *Boxes) Uint32(v uint32) any           { return box(&b.u32, &b.sizes[6], tUint32, v) }
-func (b *Boxes) Uint64(v uint64) any           { return box(&b.u64, &b.sizes[7], tUint64, v) }
-func (b *Boxes) String(v string) any           { return box(&b.str, &b.sizes[8], tString, v) }
-func (b *Boxes) Time(v time.Time) any          { return box(&b.tm, &b.sizes[9], tTime, v) }
-func (b *Boxes) Decimal(v decimal.Decimal) any { return box(&b.dec, &b.sizes[10], tDecimal, v) }
+func (b *Boxes) Int8(v int8) any {
+	if b == nil {
+		return v
+	}
+	return box(&b.i8, &b.sizes[0], tInt8, v)
+}
+
+func (b *Boxes) Int16(v int16) any {
+	if b == nil {
+		return v
+	}
+	return box(&b.i16, &b.sizes[1], tInt16, v)
+}
+
+func (b *Boxes) Int32(v int32) any {
+	if b == nil {
+		return v
+	}
+	return box(&b.i32, &b.sizes[2], tInt32, v)
+}
+
+func (b *Boxes) Int64(v int64) any {
+	if b == nil {
+		return v
+	}
+	return box(&b.i64, &b.sizes[3], tInt64, v)
+}
+
+func (b *Boxes) Uint8(v uint8) any {
+	if b == nil {
+		return v
+	}
+	return box(&b.u8, &b.sizes[4], tUint8, v)
+}
+
+func (b *Boxes) Uint16(v uint16) any {
+	if b == nil {
+		return v
+	}
+	return box(&b.u16, &b.sizes[5], tUint16, v)
+}
+
+func (b *Boxes) Uint32(v uint32) any {
+	if b == nil {
+		return v
+	}
+	return box(&b.u32, &b.sizes[6], tUint32, v)
+}
+
+func (b *Boxes) Uint64(v uint64) any {
+	if b == nil {
+		return v
+	}
+	return box(&b.u64, &b.sizes[7], tUint64, v)
+}
+
+func (b *Boxes) String(v string) any {
+	if b == nil {
+		return v
+	}
+	return box(&b.str, &b.sizes[8], tString, v)
+}
+
+func (b *Boxes) Time(v time.Time) any {
+	if b == nil {
+		return v
+	}
+	return box(&b.tm, &b.sizes[9], tTime, v)
+}
+
+func (b *Boxes) Decimal(v decimal.Decimal) any {
+	if b == nil {
+		return v
+	}
+	return box(&b.dec, &b.sizes[10], tDecimal, v)
+}
 
 // Row returns a row of n nil values (BOX-3).
 func (b *Boxes) Row(n int) sql.Row {
-	if n > blockLen/2 {
+	if b == nil || n > blockLen/2 {
 		return make(sql.Row, n)
 	}
 	if len(b.rows) < n {
