@@ -83,6 +83,10 @@ type Store struct {
 	active        map[uint64]int // open snapshots by timestamp
 
 	spaces sync.Map // uint32 -> *space; read without a lock on every snapshot read
+	// made counts calls that created or may have created a space, each
+	// before the space is used (Watch: a reader that finds it unchanged
+	// need not look the map up again).
+	made atomic.Uint64
 
 	bytes   atomic.Int64
 	peak    atomic.Int64
@@ -208,6 +212,10 @@ func (s *Store) space(ks uint32, create bool) *space {
 		return nil
 	}
 	v, _ := s.spaces.LoadOrStore(ks, &space{chains: btree.NewG(16, lessChain)})
+	// Before the caller records a version in it, hence before the tree
+	// change a reader could see (MV-3): a Watch reading the tree after
+	// that sees the count moved.
+	s.made.Add(1)
 	return v.(*space)
 }
 
@@ -300,18 +308,26 @@ func (sn *Snapshot) Needs(ks uint32) bool {
 // version space exists (spaces are never removed, and keyspace ids are
 // not reused).
 type Watch struct {
-	sn *Snapshot
-	ks uint32
-	sp *space
+	sn   *Snapshot
+	ks   uint32
+	sp   *space
+	made uint64 // Store.made when the space was last looked for and not found
 }
 
 // Watch returns a handle on keyspace ks's versions at sn.
-func (sn *Snapshot) Watch(ks uint32) Watch { return Watch{sn: sn, ks: ks} }
+func (sn *Snapshot) Watch(ks uint32) Watch { return Watch{sn: sn, ks: ks, made: ^uint64(0)} }
 
-// Needs is Snapshot.Needs of the watched keyspace.
+// Needs is Snapshot.Needs of the watched keyspace. While the keyspace has
+// no version space, the map is looked up again only when a space may have
+// been created since the last look (Store.made).
 func (w *Watch) Needs() bool {
 	if w.sp == nil {
+		m := w.sn.store.made.Load()
+		if m == w.made {
+			return false
+		}
 		if w.sp = w.sn.store.space(w.ks, false); w.sp == nil {
+			w.made = m
 			return false
 		}
 	}

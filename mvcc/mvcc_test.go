@@ -54,3 +54,36 @@ func TestResolveAndCollect(t *testing.T) {
 		t.Fatalf("versions left after every snapshot closed: %+v", st)
 	}
 }
+
+// Watch: a reader's handle made before its keyspace has any version
+// space sees the versions of a commit that creates the space later, and a
+// space of another keyspace does not make it need versions.
+func TestWatchSeesSpaceCreatedLater(t *testing.T) {
+	s := New(0)
+	sn := s.Snapshot()
+	w := sn.Watch(7)
+	if w.Needs() {
+		t.Fatal("no version exists: nothing needed")
+	}
+	c := s.Begin()
+	c.Record(8, []byte("k"), nil, false) // another keyspace
+	c.Publish()
+	if w.Needs() || w.sp != nil {
+		t.Fatal("a version of keyspace 8 made keyspace 7 need versions")
+	}
+	for i := 0; i < 3; i++ { // asked again with nothing changed: still none
+		if w.Needs() {
+			t.Fatal("nothing changed, yet versions needed")
+		}
+	}
+	c = s.Begin()
+	c.Record(7, []byte("k"), []byte("old"), true)
+	c.Publish()
+	if !w.Needs() {
+		t.Fatal("a commit after the snapshot recorded a version of keyspace 7: the watch must need it")
+	}
+	if w2 := sn.Watch(7); !w2.Needs() {
+		t.Fatal("a new watch at the old snapshot must need it too")
+	}
+	sn.Release()
+}
