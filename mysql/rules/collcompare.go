@@ -152,3 +152,35 @@ func (c *stringCompare) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 func (c *stringCompare) WithChildren(children ...sql.Expression) (sql.Expression, error) {
 	return refast(c.Expression.WithChildren(children...))
 }
+
+// appendWeightString appends to b what coll's WriteWeightString writes
+// for s (go-mysql-server's grouping and hashing key: each rune's weight,
+// four bytes little-endian; a binary string's bytes), reading ASCII
+// runes' weights from the table (RULE-81) instead of calling the
+// collation's sorter and an io.Writer per rune (RULE-80's keys).
+func appendWeightString(b []byte, coll sql.CollationID, s string) ([]byte, error) {
+	if coll == sql.Collation_binary {
+		return append(b, s...), nil
+	}
+	w := weightsFor(coll)
+	if w == nil {
+		bw := byteWriter{b: b}
+		err := coll.WriteWeightString(&bw, s)
+		return bw.b, err
+	}
+	for len(s) > 0 {
+		var wt int32
+		if c := s[0]; c < utf8.RuneSelf {
+			wt = w.ascii[c]
+			s = s[1:]
+		} else {
+			// As go-mysql-server decodes: an invalid byte is RuneError's
+			// weight, one byte long.
+			r, n := utf8.DecodeRuneInString(s)
+			wt = w.sorter(r)
+			s = s[n:]
+		}
+		b = append(b, byte(wt), byte(wt>>8), byte(wt>>16), byte(wt>>24))
+	}
+	return b, nil
+}

@@ -67,3 +67,27 @@ func TestStringComparisonsMatchCollation(t *testing.T) {
 		t.Fatal("a LONGTEXT literal taken")
 	}
 }
+
+// RULE-80's keys: appendWeightString writes what go-mysql-server's
+// WriteWeightString writes, for ASCII, other runes and invalid UTF-8,
+// under collations with and without the weight table and binary.
+func TestWeightStringsMatchCollation(t *testing.T) {
+	r := rand.New(rand.NewSource(80))
+	alphabet := []string{"a", "A", "z", " ", "\x00", "\x7f", "é", "ß", "中", "😀", "-", "9", "\xff", "\xc3", "e\u0301"}
+	for _, coll := range []sql.CollationID{sql.Collation_utf8mb4_0900_ai_ci, sql.Collation_utf8mb4_general_ci,
+		sql.Collation_utf8mb4_0900_as_cs, sql.Collation_utf8mb4_bin, sql.Collation_utf8mb3_general_ci,
+		sql.Collation_latin1_swedish_ci, sql.Collation_binary, sql.Collation_utf16_general_ci} {
+		for i := 0; i < 2000; i++ {
+			s := ""
+			for n := r.Intn(8); n > 0; n-- {
+				s += alphabet[r.Intn(len(alphabet))]
+			}
+			var want byteWriter
+			wantErr := coll.WriteWeightString(&want, s)
+			got, err := appendWeightString([]byte("prefix"), coll, s)
+			if (err != nil) != (wantErr != nil) || string(got) != "prefix"+string(want.b) {
+				t.Fatalf("%s %q: got %x (%v), want %x (%v)", coll, s, got, err, want.b, wantErr)
+			}
+		}
+	}
+}

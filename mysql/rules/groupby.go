@@ -330,8 +330,7 @@ func (i *groupIter) appendKey(ctx *sql.Context, row sql.Row) error {
 				return err
 			}
 			w := &i.ws
-			w.b = w.b[:0]
-			if err := st.Collation().WriteWeightString(w, s); err != nil {
+			if w.b, err = appendWeightString(w.b[:0], st.Collation(), s); err != nil {
 				return err
 			}
 			k = append(k, 1)
