@@ -46,6 +46,7 @@ type Backend struct {
 
 	rowsRead, rowsWritten atomic.Uint64
 	coveredReads          atomic.Uint64 // rows read from index entries alone (IX-3)
+	pointReads            atomic.Uint64 // primary keys read with one Get (IX-5)
 	fastSelects           atomic.Uint64
 	fastWrites            atomic.Uint64
 	fastTxControl         atomic.Uint64
@@ -103,6 +104,9 @@ func (b *Backend) RowCounters() (read, written uint64) {
 // CoveredReads counts the rows read from secondary-index entries without
 // their primary-key lookup (IX-3).
 func (b *Backend) CoveredReads() uint64 { return b.coveredReads.Load() }
+
+// PointReads is how many lookups read one primary key with a Get (IX-5).
+func (b *Backend) PointReads() uint64 { return b.pointReads.Load() }
 
 func (b *Backend) FastSelects() uint64 { return b.fastSelects.Load() }
 func (b *Backend) CountFastSelect()    { b.fastSelects.Add(1) }

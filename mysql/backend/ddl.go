@@ -204,6 +204,13 @@ func errWrongSubKey() error {
 // primary-key lookup: an integer's key encoding gives its value back (a
 // string's is its collation weight and does not), and the entry is the
 // one the statement's snapshot sees, as the row would be.
+//
+// IX-5 A non-locking lookup whose range sets every primary-key column to
+// one value (none cut to a prefix) reads that key with one Get, without
+// a range iterator: the same row a scan of [key, prefixEnd(key)) returns
+// (no other key starts with a complete primary key's encoding), through
+// the same snapshot and own writes. A lookup join makes one per outer
+// row; locking reads keep the scan (SES-9/SES-12 paths).
 
 // indexBuildChunk is a variable for the tests, which shrink it to build
 // through many chunks.

@@ -548,7 +548,13 @@ func (tb *Table) Projections() []string { return tb.proj }
 
 // ---- partitions ----
 
-type keyRange struct{ lo, hi []byte }
+// keyRange is [lo, hi) of a keyspace; point marks a range of the
+// primary keyspace that holds at most the one key lo (every primary-key
+// column a point, none cut: IX-5).
+type keyRange struct {
+	lo, hi []byte
+	point  bool
+}
 
 type partition struct {
 	ranges []keyRange
@@ -694,6 +700,7 @@ func mergeRanges(rs []keyRange) []keyRange {
 				if last.hi != nil && (r.hi == nil || bytes.Compare(r.hi, last.hi) > 0) {
 					last.hi = r.hi
 				}
+				last.point = last.point && r.point && bytes.Equal(last.lo, r.lo)
 				continue
 			}
 		}
@@ -801,7 +808,7 @@ func (t *table) keyRange(ctx *sql.Context, cols []int, cut []uint16, r sql.MySQL
 		}
 		return keyRange{lo: lo, hi: hi}, false, exact
 	}
-	return keyRange{lo: prefix, hi: prefixEnd(prefix)}, false, whole
+	return keyRange{lo: prefix, hi: prefixEnd(prefix), point: whole && len(r) == len(cols)}, false, whole
 }
 
 // isNullRange reports an IS NULL range column (exact under a prefix cut:
@@ -848,6 +855,19 @@ func (ri *rowIter) Next(ctx *sql.Context) (sql.Row, error) {
 			}
 			ri.next++
 			r := ri.part.ranges[i]
+			if r.point && ri.part.ix == nil && !ri.locking {
+				// IX-5: one key of the primary keyspace, read without
+				// an iterator (a lookup join reads one per outer row).
+				row, ok, err := ri.point(ctx, r.lo)
+				if err != nil {
+					return nil, ri.s.engineErr(err)
+				}
+				if ok {
+					ri.s.rowsRead.Add(1)
+					return row, nil
+				}
+				continue
+			}
 			ks := ri.t.primary
 			if ri.part.ix != nil {
 				ks = ri.part.ix.ks
@@ -877,6 +897,17 @@ func (ri *rowIter) Next(ctx *sql.Context) (sql.Row, error) {
 			return row, nil
 		}
 	}
+}
+
+// point reads the row of primary key pk (IX-5); ok is false when there
+// is none (or it fails the partition's filter).
+func (ri *rowIter) point(ctx *sql.Context, pk []byte) (sql.Row, bool, error) {
+	ri.s.b.pointReads.Add(1)
+	v, found, err := ri.tx.Get(ri.t.primary, pk)
+	if err != nil || !found {
+		return nil, false, err
+	}
+	return ri.load(ctx, pk, v)
 }
 
 // load turns a key/value of the scanned keyspace into a row; ok is false
