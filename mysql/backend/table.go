@@ -661,6 +661,7 @@ func (tb *Table) LookupPartitions(ctx *sql.Context, lookup sql.IndexLookup) (sql
 			cols, prefix = idx.ix.cols, idx.ix.def.Prefix
 		}
 		exact := true
+		part.ranges = make([]keyRange, 0, len(ranges))
 		for _, r := range ranges {
 			kr, empty, ex := tb.t.keyRange(ctx, cols, prefix, r)
 			exact = exact && ex
@@ -691,6 +692,9 @@ func (tb *Table) LookupPartitions(ctx *sql.Context, lookup sql.IndexLookup) (sql
 // mergeRanges sorts key ranges and merges the overlapping ones: ranges
 // widened to a superset may overlap, and a row must be read once.
 func mergeRanges(rs []keyRange) []keyRange {
+	if len(rs) < 2 { // a lookup join's: one range per outer row
+		return rs
+	}
 	sort.Slice(rs, func(i, j int) bool { return bytes.Compare(rs[i].lo, rs[j].lo) < 0 })
 	out := rs[:0]
 	for _, r := range rs {
