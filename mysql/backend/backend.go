@@ -47,6 +47,7 @@ type Backend struct {
 	rowsRead, rowsWritten atomic.Uint64
 	coveredReads          atomic.Uint64 // rows read from index entries alone (IX-3)
 	pointReads            atomic.Uint64 // primary keys read with one Get (IX-5)
+	lookupRows            atomic.Uint64 // lookups run through Table.LookupRows (rules RULE-86)
 	fastSelects           atomic.Uint64
 	fastWrites            atomic.Uint64
 	fastTxControl         atomic.Uint64
@@ -107,6 +108,9 @@ func (b *Backend) CoveredReads() uint64 { return b.coveredReads.Load() }
 
 // PointReads is how many lookups read one primary key with a Get (IX-5).
 func (b *Backend) PointReads() uint64 { return b.pointReads.Load() }
+
+// LookupRowsRun is how many lookups ran through Table.LookupRows.
+func (b *Backend) LookupRowsRun() uint64 { return b.lookupRows.Load() }
 
 func (b *Backend) FastSelects() uint64 { return b.fastSelects.Load() }
 func (b *Backend) CountFastSelect()    { b.fastSelects.Add(1) }

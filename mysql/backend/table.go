@@ -444,6 +444,17 @@ type Table struct {
 	proj    []string
 	projIdx []int
 	projSch sql.Schema
+	reads   readPlan // PartitionRows' last plan, by index
+}
+
+// readPlan is what a read of a partition without a filter through index
+// ix (nil: the primary keyspace) decodes, and the index entries' columns
+// it returns instead of the row's (IX-3); read-only once made.
+type readPlan struct {
+	ok    bool
+	ix    *index
+	need  []bool
+	cover []coverCol
 }
 
 var (
@@ -530,6 +541,7 @@ func (tb *Table) PrimaryKeySchema() sql.PrimaryKeySchema { return tb.t.pkSch }
 // WithProjections implements sql.ProjectedTable.
 func (tb *Table) WithProjections(names []string) sql.Table {
 	nt := *tb
+	nt.reads = readPlan{} // another projection
 	nt.proj = names
 	nt.projIdx = make([]int, 0, len(names))
 	nt.projSch = make(sql.Schema, 0, len(names))
@@ -594,9 +606,24 @@ func (tb *Table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, 
 		tx.SetInterrupt(ctx.Done()) // KILL QUERY ends a lock wait (1317)
 	}
 	ri := &rowIter{tb: tb, t: tb.t, s: s, tx: tx, part: part, locking: locking, arena: &s.arena}
-	ri.need = ri.needed()
-	if part.ix != nil && !locking && part.filter == nil {
-		ri.cover = coverPlan(tb.t, part.ix, tb.projIdx)
+	if part.filter != nil {
+		ri.need = ri.needed()
+		return ri, nil
+	}
+	// What to decode and what an index covers depend on the table's
+	// projection and the partition's index only: worked out once per
+	// index for this table node (a lookup join reads a partition per
+	// outer row).
+	rp := &tb.reads
+	if !rp.ok || rp.ix != part.ix {
+		*rp = readPlan{ok: true, ix: part.ix, need: ri.needed()}
+		if part.ix != nil {
+			rp.cover = coverPlan(tb.t, part.ix, tb.projIdx)
+		}
+	}
+	ri.need = rp.need
+	if part.ix != nil && !locking {
+		ri.cover = rp.cover
 	}
 	return ri, nil
 }
@@ -634,6 +661,7 @@ func (tb *Table) GetIndexes(ctx *sql.Context) ([]sql.Index, error) {
 // IndexedAccess implements sql.IndexAddressable.
 func (tb *Table) IndexedAccess(ctx *sql.Context, lookup sql.IndexLookup) sql.IndexedTable {
 	nt := *tb
+	nt.reads = readPlan{}
 	nt.lookup = &lookup
 	return &nt
 }
@@ -645,6 +673,28 @@ func (tb *Table) PreciseMatch() bool { return true }
 
 // LookupPartitions implements sql.IndexedTable.
 func (tb *Table) LookupPartitions(ctx *sql.Context, lookup sql.IndexLookup) (sql.PartitionIter, error) {
+	part, err := tb.lookupPartition(ctx, lookup)
+	if err != nil {
+		return nil, err
+	}
+	return sql.PartitionsToPartitionIter(part), nil
+}
+
+// LookupRows is the rows of lookup: LookupPartitions and PartitionRows of
+// its one partition in one step, without go-mysql-server's partition and
+// table iterators (rules RULE-86 builds a lookup join's inner side with it,
+// once per outer row).
+func (tb *Table) LookupRows(ctx *sql.Context, lookup sql.IndexLookup) (sql.RowIter, error) {
+	part, err := tb.lookupPartition(ctx, lookup)
+	if err != nil {
+		return nil, err
+	}
+	tb.t.db.b.lookupRows.Add(1)
+	return tb.PartitionRows(ctx, part)
+}
+
+// lookupPartition is the one partition of lookup.
+func (tb *Table) lookupPartition(ctx *sql.Context, lookup sql.IndexLookup) (*partition, error) {
 	idx, ok := lookup.Index.(*Index)
 	if !ok {
 		return nil, fmt.Errorf("strata: foreign index %T", lookup.Index)
@@ -686,7 +736,7 @@ func (tb *Table) LookupPartitions(ctx *sql.Context, lookup sql.IndexLookup) (sql
 			part.filter = f
 		}
 	}
-	return sql.PartitionsToPartitionIter(part), nil
+	return part, nil
 }
 
 // mergeRanges sorts key ranges and merges the overlapping ones: ranges

@@ -54,8 +54,8 @@ func fastGroupings(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.S
 // Exec builds the row iterators of every plan (the server installs it as
 // the analyzer's ExecBuilder, and the rules' own nodes build their
 // children with it): go-mysql-server's builder, with the nodes strata
-// runs itself taken first (RULE-80's GROUP BY, RULE-82's top-N, RULE-83's sort, RULE-84's
-// DISTINCT). The plan keeps
+// runs itself taken first (RULE-80's GROUP BY, RULE-82's top-N, RULE-83's
+// sort, RULE-84's DISTINCT, RULE-86's index lookups). The plan keeps
 // go-mysql-server's nodes, which its validation reads (aggregations
 // under a *plan.GroupBy whose parent is a Project, Having or Sort).
 var Exec = rowexec.NewOverrideBuilder(overrides{})
@@ -85,6 +85,13 @@ func (overrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIter, 
 		run = func(child sql.RowIter) (sql.RowIter, error) {
 			return &sortIter{child: child, fields: x.SortFields}, nil
 		}
+	case *plan.TableAlias: // RULE-86
+		if ita, ok := x.Child.(*plan.IndexedTableAccess); ok {
+			return lookupRows(ctx, ita, row)
+		}
+		return nil, nil
+	case *plan.IndexedTableAccess: // RULE-86
+		return lookupRows(ctx, x, row)
 	default:
 		return nil, nil
 	}

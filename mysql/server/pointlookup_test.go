@@ -49,8 +49,9 @@ func TestPointLookupsReadOneKey(t *testing.T) {
 	}
 	points := func() uint64 { return ts.srv.Backend.PointReads() }
 
-	// A lookup join on c's primary key: one Get per order.
-	p0 := points()
+	// A lookup join on c's primary key: one Get per order, each lookup
+	// run through the backend's LookupRows (rules RULE-86).
+	p0, l0 := points(), ts.srv.Backend.LookupRowsRun()
 	got := col("SELECT /*+ LOOKUP_JOIN(o, c) */ CONCAT(o.id, ':', c.name) FROM o JOIN c ON c.id = o.cid ORDER BY o.id")
 	var want []string
 	for i := 1; i <= 200; i++ {
@@ -63,6 +64,9 @@ func TestPointLookupsReadOneKey(t *testing.T) {
 	}
 	if n := points() - p0; n < 100 {
 		t.Fatalf("join read %d keys with a Get, want one per order (200)", n)
+	}
+	if n := ts.srv.Backend.LookupRowsRun() - l0; n < 100 {
+		t.Fatalf("%d lookups ran through LookupRows, want one per order (200)", n)
 	}
 
 	// IN lists: composite key, a case-insensitive string, missing keys.
