@@ -501,6 +501,9 @@ func (e *estimator) joinCost(j memo.JoinRel) float64 {
 		}
 		return e.read(jp.Left) + e.read(jp.Right) + r*costBuild + l*costProbe + out*costCPU
 	case *memo.MergeJoin:
+		if jp.Op.IsAnti() || jp.Op.IsExcludeNulls() {
+			return math.Inf(1) // PL-8
+		}
 		return e.scanCost(n.InnerScan) + e.scanCost(n.OuterScan) + (l+r+out)*costCPU
 	case *memo.RangeHeapJoin:
 		return e.read(jp.Left) + e.read(jp.Right) + (l+r)*costBuild + out*costCPU

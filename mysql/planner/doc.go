@@ -46,6 +46,10 @@
 // planned join, and with another join order `UPDATE t JOIN (SELECT 1
 // FROM t) tt ...` found the subquery's projected t and refused it as
 // keyless (an enginetest script).
+// PL-8 A merge anti-join is never chosen: its first condition drives the
+// merge, so rules RULE-88 cannot make its NULL comparisons mean "no
+// match" (NOT EXISTS); RULE-88 turns one it still meets (PL-7's plans,
+// hints) into a nested-loop anti-join.
 //
 // Tested by TestJoinPlans (mysql/server: the plan and rows read of a
 // 4-table join, its result computed independently), the compat suite's

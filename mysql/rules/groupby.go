@@ -55,7 +55,8 @@ func fastGroupings(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.S
 // the analyzer's ExecBuilder, and the rules' own nodes build their
 // children with it): go-mysql-server's builder, with the nodes strata
 // runs itself taken first (RULE-80's GROUP BY, RULE-82's top-N, RULE-83's
-// sort, RULE-84's DISTINCT, RULE-86's index lookups). The plan keeps
+// sort, RULE-84's DISTINCT, RULE-86's index lookups, RULE-87's hash
+// lookups). The plan keeps
 // go-mysql-server's nodes, which its validation reads (aggregations
 // under a *plan.GroupBy whose parent is a Project, Having or Sort).
 var Exec = rowexec.NewOverrideBuilder(overrides{})
@@ -92,6 +93,8 @@ func (overrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIter, 
 		return nil, nil
 	case *plan.IndexedTableAccess: // RULE-86
 		return lookupRows(ctx, x, row)
+	case *plan.HashLookup: // RULE-87
+		return hashedRows(ctx, x, row)
 	default:
 		return nil, nil
 	}

@@ -373,6 +373,12 @@
 // RULE-84 DISTINCT keeps the rows it returned by their values' exact
 // text in a Go map, not a 64-bit hash in a locked cache (groupby.go).
 //
+// RULE-86 An index lookup runs through the backend's LookupRows, RULE-87 a
+// hash join's probe hands out the built rows uncopied (lookuprows.go).
+//
+// RULE-88 Anti-joins (NOT EXISTS) match only where their condition is
+// TRUE: a NULL key no longer drops the left row (notexists.go).
+//
 // RULE-85 A session's top-level INSERT, UPDATE or DELETE of one table
 // reuses the trigger executors go-mysql-server's applyTriggers made for
 // the same key while the tables they read stand (triggercache.go; it
@@ -490,6 +496,7 @@ const (
 	decimalValuesID
 	decimalGridLiteralsID
 	fastGroupingsID
+	notExistsNullsID
 )
 
 var once sync.Once
@@ -612,6 +619,7 @@ func Install() {
 			analyzer.Rule{Id: fastArithmeticID, Apply: fastArithmetic},                 // RULE-76
 			analyzer.Rule{Id: dateSortKeysID, Apply: dateSortKeys},                     // RULE-77, after RULE-74 makes top-Ns
 			analyzer.Rule{Id: decimalValuesID, Apply: decimalValues},                   // RULE-79, after RULE-74 too
+			analyzer.Rule{Id: notExistsNullsID, Apply: notExistsNulls},                 // RULE-88
 			analyzer.Rule{Id: fastGroupingsID, Apply: fastGroupings})                   // RULE-80, last: other rules find *plan.GroupBy
 		// RULE-36 before go-mysql-server's filter simplification.
 		for i, r := range analyzer.OnceBeforeDefault {

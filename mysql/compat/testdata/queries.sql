@@ -46,6 +46,11 @@ SELECT name FROM emp WHERE id NOT IN (SELECT boss FROM emp) ORDER BY id;
 SELECT name FROM emp WHERE id NOT IN (SELECT boss FROM emp WHERE boss IS NOT NULL) ORDER BY id;
 SELECT name FROM emp e WHERE EXISTS (SELECT 1 FROM proj p WHERE p.emp_id = e.id) ORDER BY id;
 SELECT name FROM emp e WHERE NOT EXISTS (SELECT 1 FROM proj p WHERE p.emp_id = e.id) ORDER BY id;
+-- NOT EXISTS correlated on a column holding NULL: the NULL row has no match, so it is kept.
+SELECT name FROM emp e WHERE NOT EXISTS (SELECT 1 FROM dept d WHERE d.id = e.dept_id) ORDER BY id;
+SELECT name FROM emp e WHERE NOT EXISTS (SELECT 1 FROM emp b WHERE b.id = e.boss) ORDER BY id;
+SELECT COUNT(*) FROM emp e WHERE NOT EXISTS (SELECT 1 FROM proj p WHERE p.hours = e.salary);
+SELECT name FROM emp e WHERE e.dept_id NOT IN (SELECT id FROM dept WHERE id > 1) ORDER BY id;
 SELECT name FROM emp WHERE salary > ALL (SELECT salary FROM emp WHERE dept_id = 2) ORDER BY id;
 SELECT name FROM emp WHERE salary > ANY (SELECT salary FROM emp WHERE dept_id = 2) ORDER BY id;
 SELECT name FROM emp WHERE salary = SOME (SELECT salary FROM emp WHERE dept_id = 2) ORDER BY id;
