@@ -211,8 +211,11 @@ func exactAggregate(e sql.Expression) (sql.Expression, sql.Type, bool) {
 		return e, nil, false
 	}
 	ne = ne.(sql.IdExpression).WithId(e.(sql.IdExpression).Id()).(sql.Expression)
-	if sum, ok := ne.(*aggregation.Sum); ok { // RULE-75
-		ne = newFastSum(sum)
+	switch x := ne.(type) { // RULE-75
+	case *aggregation.Sum:
+		ne = newFastSum(x)
+	case *aggregation.Avg:
+		ne = newFastAvg(x)
 	}
 	return ne, typ, true
 }
