@@ -211,6 +211,14 @@ func errWrongSubKey() error {
 // (no other key starts with a complete primary key's encoding), through
 // the same snapshot and own writes. A lookup join makes one per outer
 // row; locking reads keep the scan (SES-9/SES-12 paths).
+//
+// IX-6 A non-locking read through a secondary index at a snapshot takes
+// each entry's row without encoding the entry again from it to compare:
+// the entry and the row both come from the statement's snapshot and the
+// transaction's own writes (as IX-3's covered reads rely on), so they
+// agree. A locking read (the latest versions) and a read without a
+// snapshot (READ UNCOMMITTED) still compare, since the row may have
+// changed after the entry was read.
 
 // indexBuildChunk is a variable for the tests, which shrink it to build
 // through many chunks.

@@ -1020,8 +1020,9 @@ func (ri *rowIter) load(ctx *sql.Context, key, val []byte) (sql.Row, bool, error
 	if err := decodeColumns(ctx, val, t.cols, full, ri.need, ri.arena); err != nil {
 		return nil, false, err
 	}
-	if ix != nil {
-		// The row may have changed since the index entry was read.
+	if ix != nil && (ri.locking || !ri.tx.HasSnapshot()) {
+		// The row may have changed since the index entry was read (a
+		// read at a snapshot took both from it: IX-6).
 		want, err := ix.entryKey(ctx, full, pk)
 		if err != nil || !bytes.Equal(want, key) {
 			return nil, false, err
