@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -253,6 +254,48 @@ type groupIter struct {
 	prev     []byte     // the key of group last
 	last     int        // the last row's group, or -1
 	ws       byteWriter // a string's weights
+	// While each new group's key is above the one before (input in
+	// grouping order, as RULE-80's index reads give), no key can have
+	// been seen: groups are made without the map, their keys kept in one
+	// arena, and the map is built from them when a key does not rise.
+	unsorted  bool
+	keys      []byte // the groups' keys, one after another
+	keyEnds   []int
+	curInt    int64 // the row's key as an integer (curIsInt), for one integer column
+	curIsInt  bool
+	lastInt   int64 // the last new group's integer key (lastIsInt)
+	lastIsInt bool
+}
+
+// rises reports whether i.key, the key of a row not in the last row's
+// group, is above the last group made: numerically for integer keys, by
+// bytes otherwise (keys of one kind compare in one total order, so a
+// rising key is new).
+func (i *groupIter) rises() bool {
+	n := len(i.keyEnds)
+	if n == 0 {
+		return true
+	}
+	if i.curIsInt && i.lastIsInt {
+		return i.curInt > i.lastInt
+	}
+	start := 0
+	if n > 1 {
+		start = i.keyEnds[n-2]
+	}
+	return bytes.Compare(i.key, i.keys[start:i.keyEnds[n-1]]) > 0
+}
+
+// indexKeys builds the map from the groups' keys (the input stopped
+// rising).
+func (i *groupIter) indexKeys() {
+	i.unsorted = true
+	start := 0
+	for g, end := range i.keyEnds {
+		i.index[string(i.keys[start:end])] = g
+		start = end
+	}
+	i.keys, i.keyEnds = nil, nil
 }
 
 func (i *groupIter) Next(ctx *sql.Context) (sql.Row, error) {
@@ -291,7 +334,10 @@ func (i *groupIter) compute(ctx *sql.Context) error {
 			return err
 		}
 		g, ok := i.last, i.last >= 0 && bytes.Equal(i.key, i.prev) // the last row's group: no map
-		if !ok {
+		if !ok && !i.unsorted && !i.rises() {
+			i.indexKeys()
+		}
+		if !ok && i.unsorted {
 			g, ok = i.index[string(i.key)]
 		}
 		if !ok {
@@ -308,7 +354,13 @@ func (i *groupIter) compute(ctx *sql.Context) error {
 			}
 			g = len(i.groups)
 			i.groups = append(i.groups, b)
-			i.index[string(i.key)] = g
+			if i.unsorted {
+				i.index[string(i.key)] = g
+			} else {
+				i.keys = append(i.keys, i.key...)
+				i.keyEnds = append(i.keyEnds, len(i.keys))
+				i.lastInt, i.lastIsInt = i.curInt, i.curIsInt
+			}
 		}
 		if g != i.last {
 			i.last = g
@@ -325,10 +377,14 @@ func (i *groupIter) compute(ctx *sql.Context) error {
 // appendKey sets i.key to row's grouping key (RULE-80).
 func (i *groupIter) appendKey(ctx *sql.Context, row sql.Row) error {
 	k := i.key[:0]
+	i.curIsInt = false
 	for _, e := range i.groupBy {
 		v, err := e.Eval(ctx, row)
 		if err != nil {
 			return err
+		}
+		if len(i.groupBy) == 1 {
+			i.curInt, i.curIsInt = intValue(v)
 		}
 		if v == nil {
 			k = append(k, 0)
@@ -482,4 +538,32 @@ func (d *distinctIter) Next(ctx *sql.Context) (sql.Row, error) {
 func (d *distinctIter) Close(ctx *sql.Context) error {
 	d.seen, d.ints = nil, nil
 	return d.child.Close(ctx)
+}
+
+// intValue is v as an int64 when it is a signed integer, or an unsigned
+// one that fits (rises compares such keys as numbers).
+func intValue(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return x, true
+	case int32:
+		return int64(x), true
+	case int16:
+		return int64(x), true
+	case int8:
+		return int64(x), true
+	case int:
+		return int64(x), true
+	case uint32:
+		return int64(x), true
+	case uint16:
+		return int64(x), true
+	case uint8:
+		return int64(x), true
+	case uint64:
+		if x <= math.MaxInt64 {
+			return int64(x), true
+		}
+	}
+	return 0, false
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math/rand"
 	"reflect"
+	"sort"
 	"testing"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -44,7 +45,8 @@ func TestFastGroupingsMatchGroupBy(t *testing.T) {
 	r := rand.New(rand.NewSource(80))
 	ci := types.MustCreateString(types.Text.Type(), 100, sql.Collation_utf8mb4_0900_ai_ci)
 	words := []string{"ab", "AB", "Ab", "b", "B ", "ß", "ss", "é", "e", "", "1"}
-	var rows [][]sql.Expression
+	type vals struct{ a, s, d any }
+	var data []vals
 	for i := 0; i < 2000; i++ {
 		var a, s, d any
 		if r.Intn(10) > 0 {
@@ -54,10 +56,36 @@ func TestFastGroupingsMatchGroupBy(t *testing.T) {
 			s = words[r.Intn(len(words))]
 		}
 		d = decimal.New(int64(r.Intn(1000)), -2)
-		rows = append(rows, []sql.Expression{
-			expression.NewLiteral(a, types.Int64), expression.NewLiteral(s, ci), expression.NewLiteral(d, types.MustCreateDecimalType(10, 2)),
-		})
+		data = append(data, vals{a, s, d})
 	}
+	exprs := func(data []vals) [][]sql.Expression {
+		var rows [][]sql.Expression
+		for _, v := range data {
+			rows = append(rows, []sql.Expression{
+				expression.NewLiteral(v.a, types.Int64), expression.NewLiteral(v.s, ci), expression.NewLiteral(v.d, types.MustCreateDecimalType(10, 2)),
+			})
+		}
+		return rows
+	}
+	// In grouping order too (as an index read gives: groups made without
+	// the map while keys rise), and in order for a while, then not.
+	sorted := append([]vals{}, data...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		ai, aok := sorted[i].a.(int64)
+		aj, bok := sorted[j].a.(int64)
+		if aok != bok {
+			return !aok // NULL first
+		}
+		return ai < aj
+	})
+	half := append(append([]vals{}, sorted[:1200]...), data[1200:]...)
+	for _, rows := range [][][]sql.Expression{exprs(data), exprs(sorted), exprs(half)} {
+		groupingsMatch(t, ctx, rows, ci)
+	}
+}
+
+func groupingsMatch(t *testing.T, ctx *sql.Context, rows [][]sql.Expression, ci sql.Type) {
+	t.Helper()
 	a := expression.NewGetField(0, types.Int64, "a", true)
 	s := expression.NewGetField(1, ci, "s", true)
 	d := expression.NewGetField(2, types.MustCreateDecimalType(10, 2), "d", false)
