@@ -379,6 +379,10 @@
 // RULE-88 Anti-joins (NOT EXISTS) match only where their condition is
 // TRUE: a NULL key no longer drops the left row (notexists.go).
 //
+// RULE-89 A DATE or DATETIME column compared with a string literal takes
+// it as a value of its own type where that is exact, before index ranges
+// (typedliterals.go).
+//
 // RULE-85 A session's top-level INSERT, UPDATE or DELETE of one table
 // reuses the trigger executors go-mysql-server's applyTriggers made for
 // the same key while the tables they read stand (triggercache.go; it
@@ -497,6 +501,7 @@ const (
 	decimalGridLiteralsID
 	fastGroupingsID
 	notExistsNullsID
+	preciseTemporalLiteralsID
 )
 
 var once sync.Once
@@ -535,6 +540,8 @@ func Install() {
 		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault, analyzer.Rule{Id: bigInListsID, Apply: bigInLists})
 		// RULE-62's comparisons before index ranges are built too.
 		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault, analyzer.Rule{Id: temporalComparisonsID, Apply: temporalComparisons})
+		// RULE-89 after them, before index ranges too.
+		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault, analyzer.Rule{Id: preciseTemporalLiteralsID, Apply: preciseTemporalLiterals})
 		// RULE-63 in the first batch of the short lists of single-table
 		// UPDATE and DELETE.
 		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault, analyzer.Rule{Id: dmlSubqueriesID, Apply: dmlSubqueries})

@@ -46,3 +46,20 @@ SELECT t FROM tcmp WHERE t BETWEEN '2005-11-13 00:00:00' AND '2005-11-13 02:00:0
 CREATE TABLE tcmps (s VARCHAR(30));
 INSERT INTO tcmps VALUES ('2005-11-13 02:00:00'), ('04:00:00');
 SELECT tcmp.t, tcmps.s FROM tcmp JOIN tcmps ON tcmp.t < tcmps.s ORDER BY 1, 2;
+
+-- DATE and DATETIME columns against string literals through their indexes: exact values of the
+-- column's type, a time of day against a DATE, fractions beyond a DATETIME's digits, invalid text.
+CREATE TABLE dtr (id INT PRIMARY KEY, d DATE, dt DATETIME, dt3 DATETIME(3), KEY (d), KEY (dt), KEY (dt3));
+INSERT INTO dtr VALUES (1, '2024-01-01', '2024-01-01 00:00:00', '2024-01-01 00:00:00.000'), (2, '2024-01-02', '2024-01-01 12:00:00', '2024-01-01 12:00:00.500'), (3, '2024-01-03', '2024-01-02 00:00:01', '2024-01-02 00:00:00.999'), (4, NULL, NULL, NULL);
+SELECT id FROM dtr WHERE d >= '2024-01-02' ORDER BY id;
+SELECT id FROM dtr WHERE d > '2024-01-02 00:00:00' ORDER BY id;
+SELECT id FROM dtr WHERE d >= '2024-01-01 12:00:00' ORDER BY id;
+SELECT id FROM dtr WHERE d = '2024-01-02 00:00:01' ORDER BY id;
+SELECT id FROM dtr WHERE dt >= '2024-01-01 12:00:00' ORDER BY id;
+SELECT id FROM dtr WHERE dt < '2024-01-01 12:00:00.5' ORDER BY id;
+SELECT id FROM dtr WHERE dt <= '2024-01-02' ORDER BY id;
+SELECT id FROM dtr WHERE dt3 > '2024-01-01 12:00:00.5' ORDER BY id;
+SELECT id FROM dtr WHERE dt3 >= '2024-01-01 12:00:00.4999' ORDER BY id;
+SELECT id FROM dtr WHERE dt3 = '2024-01-02 00:00:00.999' ORDER BY id;
+SELECT id FROM dtr WHERE '2024-01-01 12:00:00' <= dt ORDER BY id;
+SELECT id FROM dtr WHERE dt > 'garbage' ORDER BY id;
