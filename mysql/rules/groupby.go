@@ -540,20 +540,13 @@ func (d *distinctIter) Close(ctx *sql.Context) error {
 	return d.child.Close(ctx)
 }
 
-// intValue is v as an int64 when it is a signed integer, or an unsigned
-// one that fits (rises compares such keys as numbers).
+// intValue is v as an int64 when it is a signed integer (intKey), or an
+// unsigned one that fits (rises compares such keys as numbers).
 func intValue(v any) (int64, bool) {
-	switch x := v.(type) {
-	case int64:
+	if x, ok := intKey(v); ok {
 		return x, true
-	case int32:
-		return int64(x), true
-	case int16:
-		return int64(x), true
-	case int8:
-		return int64(x), true
-	case int:
-		return int64(x), true
+	}
+	switch x := v.(type) {
 	case uint32:
 		return int64(x), true
 	case uint16:

@@ -50,11 +50,9 @@ type matchOnly struct {
 
 var _ sql.Expression = (*matchOnly)(nil)
 
-func (m *matchOnly) Type() sql.Type             { return types.Boolean }
-func (m *matchOnly) IsNullable() bool           { return false }
-func (m *matchOnly) String() string             { return fmt.Sprintf("(%s) IS TRUE", m.Child) }
-func (m *matchOnly) Resolved() bool             { return m.Child.Resolved() }
-func (m *matchOnly) Children() []sql.Expression { return []sql.Expression{m.Child} }
+func (m *matchOnly) Type() sql.Type   { return types.Boolean }
+func (m *matchOnly) IsNullable() bool { return false }
+func (m *matchOnly) String() string   { return fmt.Sprintf("(%s) IS TRUE", m.Child) }
 
 func (m *matchOnly) WithChildren(children ...sql.Expression) (sql.Expression, error) {
 	if len(children) != 1 {

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -59,7 +60,7 @@ func cachedTriggers(orig analyzer.RuleFunc) analyzer.RuleFunc {
 		if err != nil {
 			return res, same, err
 		}
-		if e := learnTriggers(ctx, a, ins, res); e != nil {
+		if e := learnTriggers(ins, res); e != nil {
 			triggerPlans.put(key, e)
 		}
 		return res, same, err
@@ -239,7 +240,7 @@ func (e *triggerEntry) apply(ins dml, qFlags *sql.QueryFlags) (sql.Node, transfo
 // learnTriggers reads what applyTriggers made of ins (res); nil when it
 // is not only trigger executors around ins and its source, or a body
 // must not be cached.
-func learnTriggers(ctx *sql.Context, a *analyzer.Analyzer, ins dml, res sql.Node) *triggerEntry {
+func learnTriggers(ins dml, res sql.Node) *triggerEntry {
 	e := &triggerEntry{}
 	n := res
 	for {
@@ -250,7 +251,7 @@ func learnTriggers(ctx *sql.Context, a *analyzer.Analyzer, ins dml, res sql.Node
 		e.after = append([]*plan.TriggerExecutor{te}, e.after...)
 		n = te.Left()
 	}
-	if fmt.Sprintf("%T", n) != fmt.Sprintf("%T", ins.n) {
+	if reflect.TypeOf(n) != reflect.TypeOf(ins.n) {
 		return nil
 	}
 	src := ins.source(n)

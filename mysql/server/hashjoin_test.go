@@ -45,21 +45,9 @@ func TestHashJoinRows(t *testing.T) {
 	mustExec(t, db, "INSERT INTO a VALUES "+strings.Join(av, ","))
 	mustExec(t, db, "INSERT INTO b VALUES "+strings.Join(bv, ","))
 
-	lines := func(q string) []string {
+	lines := func(q string) []string { // sorted: the joins' order is unspecified
 		t.Helper()
-		rows, err := db.Query(q)
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		defer rows.Close()
-		var out []string
-		for rows.Next() {
-			var s string
-			if err := rows.Scan(&s); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, s)
-		}
+		out := queryStrings(t, db, q)
 		sort.Strings(out)
 		return out
 	}

@@ -30,23 +30,7 @@ func TestPointLookupsReadOneKey(t *testing.T) {
 	mustExec(t, db, "INSERT INTO o VALUES "+strings.Join(os, ","))
 	mustExec(t, db, "INSERT INTO p2 VALUES "+strings.Join(ps, ","))
 
-	col := func(q string) []string {
-		t.Helper()
-		rows, err := db.Query(q)
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		defer rows.Close()
-		var out []string
-		for rows.Next() {
-			var s string
-			if err := rows.Scan(&s); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, s)
-		}
-		return out
-	}
+	col := func(q string) []string { t.Helper(); return queryStrings(t, db, q) }
 	points := func() uint64 { return ts.srv.Backend.PointReads() }
 
 	// A lookup join on c's primary key: one Get per order, each lookup
@@ -101,20 +85,7 @@ func TestPointLookupsReadOneKey(t *testing.T) {
 	}
 	read := func() string {
 		t.Helper()
-		rows, err := tx.Query("SELECT c.name FROM o JOIN c ON c.id = o.cid WHERE o.id IN (1, 2, 3, 30) ORDER BY o.id")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		var names []string
-		for rows.Next() {
-			var s string
-			if err := rows.Scan(&s); err != nil {
-				t.Fatal(err)
-			}
-			names = append(names, s)
-		}
-		return strings.Join(names, ",")
+		return strings.Join(queryStrings(t, tx, "SELECT c.name FROM o JOIN c ON c.id = o.cid WHERE o.id IN (1, 2, 3, 30) ORDER BY o.id"), ",")
 	}
 	// o 1 -> c 8 (updated), o 2 -> c 15 (deleted), o 3 -> c 22, o 30 ->
 	// c 211 (none).

@@ -29,43 +29,15 @@ func TestSnapshotReadsThroughIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	ids := func(q string) string {
-		t.Helper()
-		rows, err := conn.QueryContext(ctx, q)
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		defer rows.Close()
-		var out []string
-		for rows.Next() {
-			var id, k, v string
-			if err := rows.Scan(&id, &k, &v); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, id+":"+k+":"+v)
-		}
-		return strings.Join(out, ",")
-	}
-	rows, err := conn.QueryContext(ctx, "EXPLAIN FORMAT=TREE SELECT id, k, v FROM t WHERE k BETWEEN 4 AND 6 ORDER BY id")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var plan []string
-	for rows.Next() {
-		var line string
-		if err := rows.Scan(&line); err != nil {
-			t.Fatal(err)
-		}
-		plan = append(plan, line)
-	}
-	rows.Close()
-	if p := strings.Join(plan, "\n"); !strings.Contains(p, "index: [t.k]") {
-		t.Fatalf("the k range does not read the index:\n%s", p)
+	ids := func(q string) string { t.Helper(); return strings.Join(queryStrings(t, conn, q), ",") }
+	plan := strings.Join(queryStrings(t, conn, "EXPLAIN FORMAT=TREE SELECT id, k, v FROM t WHERE k BETWEEN 4 AND 6 ORDER BY id"), "\n")
+	if !strings.Contains(plan, "index: [t.k]") {
+		t.Fatalf("the k range does not read the index:\n%s", plan)
 	}
 	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
 		t.Fatal(err)
 	}
-	if got := ids("SELECT id, k, v FROM t WHERE k BETWEEN 4 AND 6 ORDER BY id"); got != "1:5:a,2:5:b" {
+	if got := ids("SELECT id, k, v FROM t WHERE k BETWEEN 4 AND 6 ORDER BY id"); got != "1|5|a,2|5|b" {
 		t.Fatalf("before: %s", got)
 	}
 	other := ts.open("d")
@@ -73,19 +45,19 @@ func TestSnapshotReadsThroughIndex(t *testing.T) {
 	mustExec(t, other, "UPDATE t SET k = 7, v = 'moved' WHERE id = 1")
 	mustExec(t, other, "UPDATE t SET v = 'changed' WHERE id = 2")
 	mustExec(t, other, "INSERT INTO t VALUES (4, 5, 'new')")
-	if got := ids("SELECT id, k, v FROM t WHERE k BETWEEN 4 AND 6 ORDER BY id"); got != "1:5:a,2:5:b" {
-		t.Fatalf("snapshot through the index, k = 5: %s, want 1:5:a,2:5:b", got)
+	if got := ids("SELECT id, k, v FROM t WHERE k BETWEEN 4 AND 6 ORDER BY id"); got != "1|5|a,2|5|b" {
+		t.Fatalf("snapshot through the index, k = 5: %s, want 1|5|a,2|5|b", got)
 	}
-	if got := ids("SELECT id, k, v FROM t WHERE k BETWEEN 7 AND 8 ORDER BY id"); got != "3:7:c" {
-		t.Fatalf("snapshot through the index, k = 7: %s, want 3:7:c", got)
+	if got := ids("SELECT id, k, v FROM t WHERE k BETWEEN 7 AND 8 ORDER BY id"); got != "3|7|c" {
+		t.Fatalf("snapshot through the index, k = 7: %s, want 3|7|c", got)
 	}
-	if got := ids("SELECT id, k, v FROM t WHERE k BETWEEN 4 AND 6 ORDER BY id FOR UPDATE"); got != "2:5:changed,4:5:new" {
-		t.Fatalf("locking read, k = 5: %s, want 2:5:changed,4:5:new", got)
+	if got := ids("SELECT id, k, v FROM t WHERE k BETWEEN 4 AND 6 ORDER BY id FOR UPDATE"); got != "2|5|changed,4|5|new" {
+		t.Fatalf("locking read, k = 5: %s, want 2|5|changed,4|5|new", got)
 	}
 	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
 		t.Fatal(err)
 	}
-	if got := ids("SELECT id, k, v FROM t WHERE k BETWEEN 7 AND 8 ORDER BY id"); got != "1:7:moved,3:7:c" {
+	if got := ids("SELECT id, k, v FROM t WHERE k BETWEEN 7 AND 8 ORDER BY id"); got != "1|7|moved,3|7|c" {
 		t.Fatalf("after: %s", got)
 	}
 }
