@@ -1070,6 +1070,44 @@ type coverCol struct {
 	c    colCodec
 }
 
+// LockingReads reports whether the statement's reads lock the rows they
+// read (SES-9): the planner keeps such a statement's index ranges
+// (planner PL-9), since a scan would lock every row of the table.
+// EXPLAIN answers for the statement it explains.
+func (tb *Table) LockingReads(ctx *sql.Context) bool {
+	s, err := sessionOf(ctx)
+	if err != nil {
+		return true
+	}
+	if q, ok := explained(ctx.Query()); ok {
+		locking, _ := isLockingStatement(q)
+		return locking
+	}
+	return s.lockingReads(ctx)
+}
+
+// explained returns the statement an EXPLAIN (DESCRIBE) statement q
+// explains: from its first word that starts a statement, past the
+// EXPLAIN's options.
+func explained(q string) (string, bool) {
+	fields := strings.Fields(q)
+	if len(fields) < 2 {
+		return "", false
+	}
+	switch strings.ToUpper(fields[0]) {
+	case "EXPLAIN", "DESCRIBE", "DESC":
+	default:
+		return "", false
+	}
+	for i, f := range fields[1:] {
+		switch strings.ToUpper(strings.TrimLeft(f, "(")) {
+		case "SELECT", "WITH", "UPDATE", "DELETE", "INSERT", "REPLACE":
+			return strings.Join(fields[1+i:], " "), true
+		}
+	}
+	return "", false
+}
+
 // Covers reports whether a non-locking read through idx returns this
 // table's projection from the index entries alone (IX-3; the planner
 // costs such a read without the primary-key lookup).

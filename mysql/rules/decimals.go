@@ -55,6 +55,9 @@ func decimalValues(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.S
 				if ne := fastStringCompare(e); ne != nil { // RULE-81, in the same walk
 					return ne, transform.NewTree, nil
 				}
+				if ne := fastScalarCompare(e); ne != nil { // RULE-90, in the same walk
+					return ne, transform.NewTree, nil
+				}
 				return e, transform.SameTree, nil
 			})
 			if err != nil {
@@ -196,7 +199,7 @@ func (c *decimalPair) WithChildren(children ...sql.Expression) (sql.Expression, 
 	return refast(c.Expression.WithChildren(children...))
 }
 
-// refast is a rebuilt expression in its RULE-79 or RULE-81 form when it
+// refast is a rebuilt expression in its RULE-79, RULE-81 or RULE-90 form when it
 // still has one (the WithChildren of those forms: other rules rebuild
 // the expressions under them).
 func refast(ne sql.Expression, err error) (sql.Expression, error) {
@@ -207,6 +210,9 @@ func refast(ne sql.Expression, err error) (sql.Expression, error) {
 		return f, nil
 	}
 	if f := fastStringCompare(ne); f != nil {
+		return f, nil
+	}
+	if f := fastScalarCompare(ne); f != nil {
 		return f, nil
 	}
 	return ne, nil

@@ -7,6 +7,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/go-mysql-server/sql/types"
+	"strings"
 )
 
 // RULE-26 Under a PAD SPACE collation (utf8mb4_general_ci,
@@ -142,6 +143,10 @@ func trimmedLiteral(e sql.Expression, _ sql.CollationID) (sql.Expression, bool) 
 // padSpaceComparisons is RULE-26's analyzer rule.
 func padSpaceComparisons(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		switch in := e.(type) {
+		case *expression.InTuple, *expression.HashInTuple:
+			return stringIn(ctx, in)
+		}
 		op, ok := comparisonOp(e)
 		if !ok {
 			return e, transform.SameTree, nil
@@ -160,6 +165,91 @@ func padSpaceComparisons(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *
 		}
 		return &padCompared{cmp: cmp, op: op, coll: coll}, transform.NewTree, nil
 	})
+}
+
+// stringIn is RULE-26 for `x IN (...)` of strings: the operand and the
+// list's values compare under the operand's collation (go-mysql-server
+// compared and hashed them under the collation of the operand's type:
+// `CONCAT(a, '') IN ('Z')` missed 'z' of a general_ci column), and under
+// a PAD SPACE collation whose character set writes a space as one byte
+// 0x20 without their trailing spaces (equal under PAD SPACE exactly when
+// the trimmed strings are equal: `s IN ('a', 'b')` missed a stored 'a ').
+func stringIn(ctx *sql.Context, in sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+	ch := in.Children()
+	left, tuple := ch[0], ch[1]
+	elems, ok := tuple.(expression.Tuple)
+	st, isString := left.Type().(sql.StringType)
+	if !ok || !isString || !types.IsTextOnly(st) {
+		return in, transform.SameTree, nil
+	}
+	if _, done := left.(*inOperand); done {
+		return in, transform.SameTree, nil
+	}
+	coll, _ := sql.GetCoercibility(ctx, left)
+	pad := coll.PadAttribute() == "PAD SPACE" && coll != sql.Collation_binary
+	switch coll.CharacterSet() {
+	case sql.CharacterSet_utf8mb4, sql.CharacterSet_utf8mb3, sql.CharacterSet_latin1, sql.CharacterSet_ascii:
+	default:
+		pad = false
+	}
+	if !pad && st.Collation() == coll {
+		return in, transform.SameTree, nil
+	}
+	typ := types.CreateLongText(coll)
+	trimmed := make(expression.Tuple, len(elems))
+	for i, el := range elems {
+		_, literal := el.(*expression.Literal)
+		if t, ok := trimmedLiteral(el, coll); ok && pad {
+			trimmed[i] = t
+		} else if literal || !pad || !types.IsTextOnly(el.Type()) {
+			trimmed[i] = el
+		} else {
+			trimmed[i] = &inOperand{Expression: el, typ: el.Type(), trim: true}
+		}
+	}
+	l := &inOperand{Expression: left, typ: typ, trim: pad}
+	if _, hashed := in.(*expression.HashInTuple); hashed {
+		ne, err := expression.NewHashInTuple(ctx, l, trimmed)
+		if err != nil {
+			return in, transform.SameTree, nil
+		}
+		return ne, transform.NewTree, nil
+	}
+	ne, err := in.WithChildren(l, trimmed)
+	return ne, transform.NewTree, err
+}
+
+// inOperand is an operand of RULE-26's IN: its value (without trailing
+// spaces when trim) typed with the collation it compares under; it
+// prints as the expression.
+type inOperand struct {
+	sql.Expression
+	typ  sql.Type
+	trim bool
+}
+
+func (t *inOperand) Type() sql.Type { return t.typ }
+
+func (t *inOperand) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	v, err := t.Expression.Eval(ctx, row)
+	if s, ok := v.(string); ok && err == nil && t.trim {
+		return strings.TrimRight(s, " "), nil
+	}
+	return v, err
+}
+
+func (t *inOperand) Children() []sql.Expression { return []sql.Expression{t.Expression} }
+
+func (t *inOperand) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(t, len(children), 1)
+	}
+	return &inOperand{Expression: children[0], typ: t.typ, trim: t.trim}, nil
+}
+
+// CollationCoercibility is the expression's.
+func (t *inOperand) CollationCoercibility(ctx *sql.Context) (sql.CollationID, byte) {
+	return sql.GetCoercibility(ctx, t.Expression)
 }
 
 // padCompared is a comparison of two strings under a PAD SPACE collation.

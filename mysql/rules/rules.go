@@ -132,8 +132,9 @@
 // go-mysql-server spent minutes on '1e-99999999' (hugeexp.go).
 //
 // RULE-26 =, <=>, <, <=, >, >= of two strings under a PAD SPACE
-// collation compare them as if padded with spaces, as the index keys do
-// (padspace.go).
+// collation compare them as if padded with spaces, as the index keys do;
+// `x IN (...)` of strings compares under x's collation, without trailing
+// spaces under PAD SPACE (padspace.go).
 //
 // RULE-27 CREATE TABLE IF NOT EXISTS ... SELECT of an existing table is
 // Note 1050 and nothing else (ctas.go).
@@ -383,6 +384,15 @@
 // it as a value of its own type where that is exact, before index ranges
 // (typedliterals.go).
 //
+// RULE-90 An integer expression compared with an integer literal, and a
+// DATE or DATETIME column with a literal of its type, compare the values
+// directly (scalarcompare.go).
+//
+// RULE-91 An integer column compared with a number outside its type's
+// range is rewritten, before index ranges, to a comparison with the
+// range's end that holds for the same rows: go-mysql-server wrapped the
+// number into the range when it built an index range (intliterals.go).
+//
 // RULE-85 A session's top-level INSERT, UPDATE or DELETE of one table
 // reuses the trigger executors go-mysql-server's applyTriggers made for
 // the same key while the tables they read stand (triggercache.go; it
@@ -502,6 +512,7 @@ const (
 	fastGroupingsID
 	notExistsNullsID
 	preciseTemporalLiteralsID
+	intRangeLiteralsID
 )
 
 var once sync.Once
@@ -542,6 +553,8 @@ func Install() {
 		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault, analyzer.Rule{Id: temporalComparisonsID, Apply: temporalComparisons})
 		// RULE-89 after them, before index ranges too.
 		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault, analyzer.Rule{Id: preciseTemporalLiteralsID, Apply: preciseTemporalLiterals})
+		// RULE-91 before index ranges too.
+		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault, analyzer.Rule{Id: intRangeLiteralsID, Apply: intRangeLiterals})
 		// RULE-63 in the first batch of the short lists of single-table
 		// UPDATE and DELETE.
 		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault, analyzer.Rule{Id: dmlSubqueriesID, Apply: dmlSubqueries})

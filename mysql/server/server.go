@@ -108,6 +108,7 @@ func New(db *engine.DB, cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("sql catalog: %w", err)
 	}
 	rules.Install()
+	planner.Install() // PL-9
 	auth.InstallRules()
 	rules.ErrOutOfMemory = backend.ErrOutOfMemory
 	e := sqle.NewDefault(b)

@@ -90,6 +90,22 @@ SELECT id FROM padg WHERE s > 'a' ORDER BY id;
 SELECT a.id, b.id FROM padg a JOIN padg b ON a.s = b.s WHERE a.id < b.id ORDER BY a.id, b.id;
 SELECT a.id, b.id FROM padg a JOIN padg b IGNORE INDEX (s) ON a.s = b.s WHERE a.id < b.id ORDER BY a.id, b.id;
 SELECT 'x ' = 'x' COLLATE utf8mb4_bin, 'x ' < 'x' COLLATE utf8mb4_unicode_ci, 'x' = 'x  ' COLLATE utf8mb4_general_ci;
+-- IN lists compare under the operand's collation, PAD SPACE without trailing spaces (RULE-26).
+CREATE TABLE padn (id INT PRIMARY KEY, s VARCHAR(10) COLLATE utf8mb4_general_ci);
+INSERT INTO padn SELECT * FROM padg;
+SELECT id FROM padn WHERE s IN ('a  ', 'b ') ORDER BY id;
+SELECT id FROM padn WHERE s IN ('A', 'x') ORDER BY id;
+SELECT id FROM padn WHERE s NOT IN ('a', 'x') ORDER BY id;
+SELECT id, s IN ('a', 'b'), s IN ('A ') FROM padn ORDER BY id;
+SELECT id FROM padn WHERE s IN ('a', NULL) ORDER BY id;
+SELECT id FROM padn WHERE s NOT IN ('a', NULL) ORDER BY id;
+SELECT id FROM padn WHERE s COLLATE utf8mb4_bin IN ('a') ORDER BY id;
+CREATE TABLE padc (id INT PRIMARY KEY, a VARCHAR(10), b VARCHAR(10)) COLLATE utf8mb4_general_ci;
+INSERT INTO padc VALUES (1, 'x ', 'x'), (2, 'y', 'Y  '), (3, 'z', NULL), (4, NULL, 'q');
+SELECT id FROM padc WHERE a IN (b, 'zz') ORDER BY id;
+SELECT id, a IN (b), a NOT IN (b, 'q ') FROM padc ORDER BY id;
+SELECT id FROM padc WHERE CONCAT(a, '') IN ('x', 'Z ') ORDER BY id;
+SELECT id FROM padc WHERE CONCAT(a, '') IN ('x', 'Z') ORDER BY id;
 -- Expressions over strings keep their arguments' collation (RULE-58).
 CREATE TABLE names (id INT PRIMARY KEY, nick VARCHAR(10), name VARCHAR(10)) DEFAULT CHARSET utf8mb4 COLLATE utf8mb4_general_ci;
 INSERT INTO names VALUES (1, 'a', 'Zed'), (2, NULL, 'b'), (3, 'A', 'x'), (4, NULL, 'B'), (5, 'c', 'c');

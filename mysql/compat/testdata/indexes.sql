@@ -119,3 +119,28 @@ SELECT id FROM fts WHERE MATCH (title, body) AGAINST ('database tutorial') ORDER
 SELECT COUNT(*) FROM fts WHERE MATCH (title, body) AGAINST ('nosuchword');
 SELECT id FROM fts WHERE MATCH (body) AGAINST ('tutorial');
 SELECT INDEX_NAME, SEQ_IN_INDEX, COLUMN_NAME, INDEX_TYPE, NON_UNIQUE FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'fts' ORDER BY INDEX_NAME, SEQ_IN_INDEX;
+
+-- Wide ranges read by a scan of the table (planner PL-9) and integer and
+-- temporal comparisons with literals (rules RULE-90): the same rows
+-- whichever access is chosen, NULLs, aliases, signs at the ends of the
+-- ranges of the types.
+CREATE TABLE wr (id INT PRIMARY KEY, k INT, u INT UNSIGNED, b BIGINT UNSIGNED, t TINYINT, d DATE, dt DATETIME, v INT, KEY k (k), KEY u (u), KEY d (d), KEY dt (dt));
+INSERT INTO wr VALUES (1, 5, 0, 18446744073709551615, -128, '2025-01-01', '2025-01-01 10:00:00', 1), (2, -3, 4294967295, 0, 127, '2025-02-01', '2025-02-01 00:00:00', NULL), (3, NULL, NULL, NULL, NULL, NULL, NULL, 3), (4, 0, 7, 9223372036854775808, 0, '2024-12-31', '2024-12-31 23:59:59', 4), (5, 100, 1, 1, -1, '2025-03-01', '2025-03-01 12:30:00', 5), (6, 7, 2, 2, 1, '2025-01-15', '2025-01-15 00:00:01', NULL);
+SELECT id FROM wr WHERE k > -5 AND v > 0 ORDER BY id;
+SELECT id FROM wr x WHERE x.k >= 0 AND x.v IS NULL ORDER BY id;
+SELECT id FROM wr WHERE (k < 1 OR k > 6) AND id > 1 ORDER BY id;
+SELECT id FROM wr WHERE u > -1 ORDER BY id;
+SELECT id FROM wr WHERE u < 4294967296 AND u >= 1 ORDER BY id;
+SELECT id FROM wr WHERE b > 9223372036854775807 ORDER BY id;
+SELECT id FROM wr WHERE b < -1 ORDER BY id;
+SELECT id FROM wr WHERE 9223372036854775808 <= b ORDER BY id;
+SELECT id FROM wr WHERE t > 127 OR t < -128 ORDER BY id;
+SELECT id FROM wr WHERE t >= -128 AND 300 > t ORDER BY id;
+SELECT id FROM wr WHERE t = -1 OR t = 255 ORDER BY id;
+SELECT id FROM wr WHERE d >= '2025-01-01' AND v > 0 ORDER BY id;
+SELECT id FROM wr WHERE d < '2025-02-01' ORDER BY id;
+SELECT id FROM wr WHERE '2025-01-15' = d ORDER BY id;
+SELECT id FROM wr WHERE dt > '2025-01-01 10:00:00' ORDER BY id;
+SELECT id FROM wr WHERE dt <= '2025-01-15 00:00:01' AND dt >= '2024-12-31 23:59:59' ORDER BY id;
+SELECT id FROM wr WHERE dt > '2025-01-01' ORDER BY id;
+SELECT COUNT(*), SUM(v) FROM wr WHERE k > -100;

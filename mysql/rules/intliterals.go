@@ -1,0 +1,243 @@
+package rules
+
+import (
+	"math"
+	"math/big"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/sqltypes"
+	"github.com/shopspring/decimal"
+)
+
+// RULE-91 An integer column compared with a number outside its type's
+// range (=, <, <=, >, >=, <=>, BETWEEN, IN), before index ranges are
+// built: go-mysql-server converts the literal to the column's type to
+// build the range, wrapping or clamping it (`u > -1` on an indexed INT
+// UNSIGNED read the range (4294967295, inf): no rows; `u IN (-1, 7)` found
+// 4294967295), while the same comparison evaluated per row was right. The
+// comparison is rewritten to one with a literal inside the range that is
+// TRUE, FALSE and NULL for exactly the same rows:
+//
+//	below the type's minimum: col > x, col >= x  ->  col >= min
+//	                          col < x, col <= x, col = x  ->  col < min
+//	above its maximum:        col < x, col <= x  ->  col <= max
+//	                          col > x, col >= x, col = x  ->  col > max
+//	col <=> x (never equal, never NULL)  ->  FALSE
+//	BETWEEN: an end beyond the range becomes the range's end, or the
+//	whole test the FALSE-or-NULL comparison above
+//	IN: values that can never equal a column value are dropped (a list
+//	left empty: col < min)
+//
+// The number is an integer, DECIMAL or floating-point literal, or a
+// string literal that reads entirely as a number (MySQL compares a string
+// with an integer column as a number). Anything else is left as it was.
+func intRangeLiterals(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	return transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		if ne := inRangeLiterals(e); ne != nil {
+			return ne, transform.NewTree, nil
+		}
+		return e, transform.SameTree, nil
+	})
+}
+
+// intRange is an integer column type's range.
+type intRange struct {
+	typ      sql.Type
+	min, max *big.Int
+}
+
+// intRangeOf returns the range of e's type when e is an integer column.
+func intRangeOf(e sql.Expression) (intRange, bool) {
+	if _, ok := e.(*expression.GetField); !ok {
+		return intRange{}, false
+	}
+	t := e.Type()
+	var lo int64
+	var hi uint64
+	switch t.Type() {
+	case sqltypes.Int8:
+		lo, hi = math.MinInt8, math.MaxInt8
+	case sqltypes.Uint8:
+		hi = math.MaxUint8
+	case sqltypes.Int16:
+		lo, hi = math.MinInt16, math.MaxInt16
+	case sqltypes.Uint16:
+		hi = math.MaxUint16
+	case sqltypes.Int24:
+		lo, hi = -1<<23, 1<<23-1
+	case sqltypes.Uint24:
+		hi = 1<<24 - 1
+	case sqltypes.Int32:
+		lo, hi = math.MinInt32, math.MaxInt32
+	case sqltypes.Uint32:
+		hi = math.MaxUint32
+	case sqltypes.Int64:
+		lo, hi = math.MinInt64, math.MaxInt64
+	case sqltypes.Uint64:
+		hi = math.MaxUint64
+	default:
+		return intRange{}, false
+	}
+	return intRange{typ: t, min: big.NewInt(lo), max: new(big.Int).SetUint64(hi)}, true
+}
+
+// literal is v, a value of the range's type, as a literal of that type.
+func (r intRange) literal(v *big.Int) sql.Expression {
+	var x any
+	switch r.typ.Type() {
+	case sqltypes.Int8:
+		x = int8(v.Int64())
+	case sqltypes.Uint8:
+		x = uint8(v.Uint64())
+	case sqltypes.Int16:
+		x = int16(v.Int64())
+	case sqltypes.Uint16:
+		x = uint16(v.Uint64())
+	case sqltypes.Int24, sqltypes.Int32:
+		x = int32(v.Int64())
+	case sqltypes.Uint24, sqltypes.Uint32:
+		x = uint32(v.Uint64())
+	case sqltypes.Int64:
+		x = v.Int64()
+	default:
+		x = v.Uint64()
+	}
+	return expression.NewLiteral(x, r.typ)
+}
+
+// numberLiteral is e's exact value when e is a non-NULL numeric literal
+// or a string literal that reads entirely as a number.
+func numberLiteral(e sql.Expression) (decimal.Decimal, bool) {
+	l, ok := e.(*expression.Literal)
+	if !ok {
+		return decimal.Decimal{}, false
+	}
+	switch v := l.Value().(type) {
+	case float64:
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return decimal.Decimal{}, false
+		}
+		return decimal.NewFromFloat(v), true
+	case float32:
+		return decimal.NewFromFloat32(v), true
+	case string:
+		s := strings.TrimSpace(v)
+		if s == "" || strings.ContainsAny(s, "eE") {
+			return decimal.Decimal{}, false
+		}
+		d, err := decimal.NewFromString(s)
+		return d, err == nil
+	}
+	return exactLiteral(e)
+}
+
+// side places x against the range: -1 below it, 1 above, 0 inside.
+func (r intRange) side(x decimal.Decimal) int {
+	if x.Cmp(decimal.NewFromBigInt(r.min, 0)) < 0 {
+		return -1
+	}
+	if x.Cmp(decimal.NewFromBigInt(r.max, 0)) > 0 {
+		return 1
+	}
+	return 0
+}
+
+// never is a comparison of col that is FALSE for every value and NULL
+// for NULL: col < min.
+func (r intRange) never(col sql.Expression) sql.Expression {
+	return expression.NewLessThan(col, r.literal(r.min))
+}
+
+// inRangeLiterals returns e rewritten by RULE-91, or nil.
+func inRangeLiterals(e sql.Expression) sql.Expression {
+	switch x := e.(type) {
+	case *expression.Between:
+		r, ok := intRangeOf(x.Val)
+		if !ok {
+			return nil
+		}
+		lo, ok1 := numberLiteral(x.Lower)
+		hi, ok2 := numberLiteral(x.Upper)
+		if !ok1 || !ok2 {
+			return nil
+		}
+		ls, hs := r.side(lo), r.side(hi)
+		switch {
+		case ls == 0 && hs == 0:
+			return nil
+		case ls > 0 || hs < 0:
+			return r.never(x.Val)
+		}
+		lower, upper := x.Lower, x.Upper
+		if ls < 0 {
+			lower = r.literal(r.min)
+		}
+		if hs > 0 {
+			upper = r.literal(r.max)
+		}
+		return expression.NewBetween(x.Val, lower, upper)
+	case *expression.InTuple:
+		r, ok := intRangeOf(x.Left())
+		if !ok {
+			return nil
+		}
+		tuple, ok := x.Right().(expression.Tuple)
+		if !ok {
+			return nil
+		}
+		var keep []sql.Expression
+		for _, v := range tuple {
+			if d, ok := numberLiteral(v); ok && r.side(d) != 0 {
+				continue
+			}
+			keep = append(keep, v)
+		}
+		switch {
+		case len(keep) == len(tuple):
+			return nil
+		case len(keep) == 0:
+			return r.never(x.Left())
+		}
+		return expression.NewInTuple(x.Left(), expression.NewTuple(keep...))
+	}
+	op, ok := comparisonOp(e)
+	if !ok {
+		return nil
+	}
+	col, litE, _ := comparedOperands(e)
+	lit, ok := numberLiteral(litE)
+	if !ok {
+		col, litE = litE, col
+		if lit, ok = numberLiteral(litE); !ok {
+			return nil
+		}
+		op = map[string]string{"=": "=", "<=>": "<=>", "<": ">", "<=": ">=", ">": "<", ">=": "<="}[op]
+	}
+	r, ok := intRangeOf(col)
+	if !ok {
+		return nil
+	}
+	side := r.side(lit)
+	if side == 0 {
+		return nil
+	}
+	if op == "<=>" {
+		return expression.NewLiteral(false, types.Boolean)
+	}
+	if side < 0 {
+		if op == ">" || op == ">=" {
+			return expression.NewGreaterThanOrEqual(col, r.literal(r.min))
+		}
+		return r.never(col)
+	}
+	if op == "<" || op == "<=" {
+		return expression.NewLessThanOrEqual(col, r.literal(r.max))
+	}
+	return expression.NewGreaterThan(col, r.literal(r.max))
+}
