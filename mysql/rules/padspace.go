@@ -170,7 +170,7 @@ func padSpaceComparisons(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *
 // stringIn is RULE-26 for `x IN (...)` of strings: the operand and the
 // list's values compare under the operand's collation (go-mysql-server
 // compared and hashed them under the collation of the operand's type:
-// `CONCAT(a, '') IN ('Z')` missed 'z' of a general_ci column), and under
+// `CONCAT(a, ”) IN ('Z')` missed 'z' of a general_ci column), and under
 // a PAD SPACE collation whose character set writes a space as one byte
 // 0x20 without their trailing spaces (equal under PAD SPACE exactly when
 // the trimmed strings are equal: `s IN ('a', 'b')` missed a stored 'a ').
