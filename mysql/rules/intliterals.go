@@ -46,18 +46,29 @@ func intRangeLiterals(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *pla
 	})
 }
 
-// intRange is an integer column type's range.
+// intRange is an integer or DECIMAL column type's range.
 type intRange struct {
+	col      sql.Expression
 	typ      sql.Type
-	min, max *big.Int
+	min, max decimal.Decimal
 }
 
-// intRangeOf returns the range of e's type when e is an integer column.
+// intRangeOf returns the range of e's type when e is an integer or
+// DECIMAL column.
 func intRangeOf(e sql.Expression) (intRange, bool) {
 	if _, ok := e.(*expression.GetField); !ok {
 		return intRange{}, false
 	}
 	t := e.Type()
+	if dt, ok := t.(sql.DecimalType); ok {
+		p, sc := int32(dt.Precision()), int32(dt.Scale())
+		max := decimal.New(1, p-sc).Sub(decimal.New(1, -sc))
+		min := max.Neg()
+		if types.IsUnsigned(t) {
+			min = decimal.Zero
+		}
+		return intRange{col: e, typ: t, min: min, max: max}, true
+	}
 	var lo int64
 	var hi uint64
 	switch t.Type() {
@@ -84,29 +95,32 @@ func intRangeOf(e sql.Expression) (intRange, bool) {
 	default:
 		return intRange{}, false
 	}
-	return intRange{typ: t, min: big.NewInt(lo), max: new(big.Int).SetUint64(hi)}, true
+	return intRange{col: e, typ: t, min: decimal.NewFromInt(lo), max: decimal.NewFromBigInt(new(big.Int).SetUint64(hi), 0)}, true
 }
 
 // literal is v, a value of the range's type, as a literal of that type.
-func (r intRange) literal(v *big.Int) sql.Expression {
+func (r intRange) literal(v decimal.Decimal) sql.Expression {
+	if _, ok := r.typ.(sql.DecimalType); ok {
+		return gridLiteral(v, r.col)
+	}
 	var x any
 	switch r.typ.Type() {
 	case sqltypes.Int8:
-		x = int8(v.Int64())
+		x = int8(v.IntPart())
 	case sqltypes.Uint8:
-		x = uint8(v.Uint64())
+		x = uint8(v.IntPart())
 	case sqltypes.Int16:
-		x = int16(v.Int64())
+		x = int16(v.IntPart())
 	case sqltypes.Uint16:
-		x = uint16(v.Uint64())
+		x = uint16(v.IntPart())
 	case sqltypes.Int24, sqltypes.Int32:
-		x = int32(v.Int64())
+		x = int32(v.IntPart())
 	case sqltypes.Uint24, sqltypes.Uint32:
-		x = uint32(v.Uint64())
+		x = uint32(v.IntPart())
 	case sqltypes.Int64:
-		x = v.Int64()
+		x = v.IntPart()
 	default:
-		x = v.Uint64()
+		x = v.BigInt().Uint64()
 	}
 	return expression.NewLiteral(x, r.typ)
 }
@@ -139,10 +153,10 @@ func numberLiteral(e sql.Expression) (decimal.Decimal, bool) {
 
 // side places x against the range: -1 below it, 1 above, 0 inside.
 func (r intRange) side(x decimal.Decimal) int {
-	if x.Cmp(decimal.NewFromBigInt(r.min, 0)) < 0 {
+	if x.Cmp(r.min) < 0 {
 		return -1
 	}
-	if x.Cmp(decimal.NewFromBigInt(r.max, 0)) > 0 {
+	if x.Cmp(r.max) > 0 {
 		return 1
 	}
 	return 0
@@ -156,6 +170,9 @@ func (r intRange) never(col sql.Expression) sql.Expression {
 
 // inRangeLiterals returns e rewritten by RULE-91, or nil.
 func inRangeLiterals(e sql.Expression) sql.Expression {
+	if u := unrangedComparison(e); u != nil {
+		return u
+	}
 	switch x := e.(type) {
 	case *expression.Between:
 		r, ok := intRangeOf(x.Val)
@@ -240,4 +257,119 @@ func inRangeLiterals(e sql.Expression) sql.Expression {
 		return expression.NewLessThanOrEqual(col, r.literal(r.max))
 	}
 	return expression.NewGreaterThan(col, r.literal(r.max))
+}
+
+// unrangedComparison is RULE-91's second part: a comparison (BETWEEN,
+// IN) of a column with a literal that MySQL compares as numbers where
+// go-mysql-server's index range would convert the literal to the
+// column's type: a string column with a number (`s > 4294967296` is a
+// comparison of doubles, 'a' reads as 0; the range compared strings and
+// missed rows), a numeric column with a string that does not read as a
+// number (`u > 'A'`: the range failed with 1366). The column is wrapped
+// so that no range is built from it (a string column's IN list of
+// numbers becomes the OR of its = comparisons, as MySQL defines it:
+// `s IN (10)` holds for '010'); the comparison is then evaluated
+// for each row, as before, and as MySQL (which uses no index for them)
+// does. Returns nil when e is no such comparison.
+func unrangedComparison(e sql.Expression) sql.Expression {
+	var col sql.Expression
+	var lits []sql.Expression
+	switch x := e.(type) {
+	case *expression.Between:
+		col, lits = x.Val, []sql.Expression{x.Lower, x.Upper}
+	case *expression.InTuple:
+		tuple, ok := x.Right().(expression.Tuple)
+		if !ok {
+			return nil
+		}
+		col, lits = x.Left(), tuple
+	default:
+		l, r, ok := comparedOperands(e)
+		if !ok {
+			return nil
+		}
+		if _, ok := l.(*expression.GetField); ok {
+			col, lits = l, []sql.Expression{r}
+		} else {
+			col, lits = r, []sql.Expression{l}
+		}
+	}
+	if _, ok := col.(*expression.GetField); !ok {
+		return nil
+	}
+	numeric := types.IsNumber(col.Type())
+	text := types.IsTextOnly(col.Type())
+	if !numeric && !text {
+		return nil
+	}
+	mismatch := false
+	for _, l := range lits {
+		lit, ok := l.(*expression.Literal)
+		if !ok || lit.Value() == nil {
+			continue
+		}
+		_, isString := lit.Value().(string)
+		if numeric && isString {
+			if _, ok := numberLiteral(lit); !ok {
+				mismatch = true
+			}
+		}
+		if text && !isString && types.IsNumber(lit.Type()) {
+			mismatch = true
+		}
+	}
+	if !mismatch {
+		return nil
+	}
+	u := &unranged{col}
+	switch x := e.(type) {
+	case *expression.Between:
+		return expression.NewBetween(u, x.Lower, x.Upper)
+	case *expression.InTuple:
+		if text {
+			// go-mysql-server's IN converts the numbers to the column's
+			// string type; MySQL compares each pair as =, here as
+			// numbers: an OR of the comparisons (NULLs alike).
+			var or sql.Expression
+			for _, v := range lits {
+				var eq sql.Expression = expression.NewEquals(u, v)
+				if or == nil {
+					or = eq
+				} else {
+					or = expression.NewOr(or, eq)
+				}
+			}
+			return or
+		}
+		return expression.NewInTuple(u, x.Right())
+	}
+	l, r, _ := comparedOperands(e)
+	if l == col {
+		l = u
+	} else {
+		r = u
+	}
+	ne, err := e.WithChildren(l, r)
+	if err != nil {
+		return nil
+	}
+	return ne
+}
+
+// unranged is a column no index range is built from (RULE-91); it reads
+// and prints as the column.
+type unranged struct{ sql.Expression }
+
+func (u *unranged) Children() []sql.Expression { return []sql.Expression{u.Expression} }
+
+func (u *unranged) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(u, len(children), 1)
+	}
+	return &unranged{children[0]}, nil
+}
+
+// CollationCoercibility is the column's.
+func (u *unranged) CollationCoercibility(ctx *sql.Context) (sql.CollationID, byte) {
+	return sql.GetCoercibility(ctx, u.Expression)
 }

@@ -384,14 +384,18 @@
 // it as a value of its own type where that is exact, before index ranges
 // (typedliterals.go).
 //
-// RULE-90 An integer expression compared with an integer literal, and a
-// DATE or DATETIME column with a literal of its type, compare the values
-// directly (scalarcompare.go).
+// RULE-90 Two integer expressions compared (one a literal, or both
+// columns, <=> too), and a DATE or DATETIME column with a literal of its
+// type, compare the values directly and exactly: signed against unsigned
+// BIGINT went through float64 (scalarcompare.go).
 //
-// RULE-91 An integer column compared with a number outside its type's
-// range is rewritten, before index ranges, to a comparison with the
-// range's end that holds for the same rows: go-mysql-server wrapped the
-// number into the range when it built an index range (intliterals.go).
+// RULE-91 An integer or DECIMAL column compared with a number outside its
+// type's range is rewritten, before index ranges, to a comparison with
+// the range's end that holds for the same rows: go-mysql-server wrapped
+// the number into the range when it built an index range, or failed
+// (1264); a column compared with a literal MySQL compares as a number
+// (a string column with a number, a numeric column with a string that is
+// no number) builds no index range (intliterals.go).
 //
 // RULE-85 A session's top-level INSERT, UPDATE or DELETE of one table
 // reuses the trigger executors go-mysql-server's applyTriggers made for

@@ -10,8 +10,8 @@ import (
 	"github.com/dolthub/vitess/go/sqltypes"
 )
 
-// RULE-90 An integer expression compared (=, <, <=, >, >=) with an integer
-// literal, and a DATE or DATETIME column with a literal of its own type
+// RULE-90 Two integer expressions compared (=, <=>, <, <=, >, >=; one of
+// them a literal, or any two), and a DATE or DATETIME column with a literal of its own type
 // (RULE-89 gives a string literal that type where exact), compare the
 // values directly: go-mysql-server's comparison finds the compare type,
 // converts both operands and unwraps them for every row (13% of
@@ -24,10 +24,16 @@ import (
 // fastScalarCompare returns e's RULE-90 form, or nil.
 func fastScalarCompare(e sql.Expression) sql.Expression {
 	op, ok := comparisonOp(e)
-	if !ok || op == "<=>" {
+	if !ok {
 		return nil
 	}
 	l, r, _ := comparedOperands(e)
+	if types.IsInteger(l.Type()) && types.IsInteger(r.Type()) {
+		return fastIntCompare(e, op, l, r)
+	}
+	if op == "<=>" {
+		return nil
+	}
 	flip := false
 	if _, ok := r.(*expression.Literal); !ok {
 		l, r, flip = r, l, true
@@ -40,12 +46,6 @@ func fastScalarCompare(e sql.Expression) sql.Expression {
 		return nil
 	}
 	lt := l.Type()
-	if types.IsInteger(lt) && types.IsInteger(lit.Type()) {
-		if neg, mag, ok := intParts(lit.Value()); ok {
-			return &intCompare{Expression: e, op: op, val: l, flip: flip, neg: neg, mag: mag}
-		}
-		return nil
-	}
 	if _, isCol := l.(*expression.GetField); !isCol {
 		return nil
 	}
@@ -59,6 +59,69 @@ func fastScalarCompare(e sql.Expression) sql.Expression {
 		return nil
 	}
 	return &timeCompare{Expression: e, op: op, val: l, flip: flip, lit: t}
+}
+
+// fastIntCompare is RULE-90 for two integer operands: against a
+// non-NULL literal, or any two (<=> included: signed against unsigned
+// BIGINT went through float64, 9223372036854775807 = 9223372036854775808
+// was true).
+func fastIntCompare(e sql.Expression, op string, l, r sql.Expression) sql.Expression {
+	if op != "<=>" {
+		flip := false
+		if _, ok := r.(*expression.Literal); !ok {
+			l, r, flip = r, l, true
+		}
+		if lit, ok := r.(*expression.Literal); ok && lit.Value() != nil {
+			if _, both := l.(*expression.Literal); !both {
+				if neg, mag, ok := intParts(lit.Value()); ok {
+					return &intCompare{Expression: e, op: op, val: l, flip: flip, neg: neg, mag: mag}
+				}
+				return nil
+			}
+		}
+		if flip {
+			l, r = r, l
+		}
+	}
+	return &intPair{Expression: e, op: op, l: l, r: r}
+}
+
+// intPair is a RULE-90 comparison of two integer expressions.
+type intPair struct {
+	sql.Expression // the comparison
+	op             string
+	l, r           sql.Expression
+}
+
+func (c *intPair) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	a, err := c.l.Eval(ctx, row)
+	if err != nil {
+		return nil, err
+	}
+	b, err := c.r.Eval(ctx, row)
+	if err != nil {
+		return nil, err
+	}
+	if a == nil || b == nil {
+		if c.op == "<=>" {
+			return a == nil && b == nil, nil
+		}
+		return nil, nil
+	}
+	an, am, aok := intParts(a)
+	bn, bm, bok := intParts(b)
+	if !aok || !bok {
+		return c.Expression.Eval(ctx, row)
+	}
+	r := cmpIntParts(an, am, bn, bm)
+	if c.op == "<=>" {
+		return r == 0, nil
+	}
+	return answer(c.op, r), nil
+}
+
+func (c *intPair) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	return refast(c.Expression.WithChildren(children...))
 }
 
 // intParts splits a Go integer into its sign and magnitude.

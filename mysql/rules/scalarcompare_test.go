@@ -96,7 +96,54 @@ func TestIntComparisonsExact(t *testing.T) {
 			}
 		}
 	}
-	if checked < 10000 {
+	// Two integer columns, and <=>: NULL-safe, exact across signs.
+	nullSafe := func(l, r sql.Expression) sql.Expression { return expression.NewNullSafeEquals(l, r) }
+	for _, a := range typed {
+		for _, b := range typed {
+			ga, gb := expression.NewGetField(0, a.typ, "a", true), expression.NewGetField(1, b.typ, "b", true)
+			for i := 0; i < 300; i++ {
+				x, y := value(), value()
+				if i%5 == 0 {
+					y.Set(x)
+				}
+				av, bv := a.conv(x), b.conv(y)
+				if av == nil || bv == nil {
+					continue
+				}
+				for _, m := range append(comparisonMakers, struct {
+					op string
+					mk func(l, r sql.Expression) sql.Expression
+				}{"<=>", nullSafe}) {
+					e := m.mk(ga, gb)
+					f := fastScalarCompare(e)
+					if f == nil {
+						t.Fatalf("%v not rewritten", e)
+					}
+					want := x.Cmp(y) == 0
+					if m.op != "<=>" {
+						want = answer(m.op, x.Cmp(y))
+					}
+					if got, err := f.Eval(ctx, sql.Row{av, bv}); err != nil || got != want {
+						t.Fatalf("%v with a=%v (%T), b=%v (%T): got %v, %v; want %v", e, av, av, bv, bv, got, err, want)
+					}
+					wantNull := any(nil)
+					if m.op == "<=>" {
+						wantNull = false
+					}
+					if got, _ := f.Eval(ctx, sql.Row{av, nil}); got != wantNull {
+						t.Fatalf("%v with b NULL: %v", e, got)
+					}
+					if m.op == "<=>" {
+						if got, _ := f.Eval(ctx, sql.Row{nil, nil}); got != true {
+							t.Fatalf("%v with both NULL: %v", e, got)
+						}
+					}
+					checked++
+				}
+			}
+		}
+	}
+	if checked < 20000 {
 		t.Fatalf("only %d comparisons checked", checked)
 	}
 	// A value that is not a Go integer goes to the comparison replaced.
