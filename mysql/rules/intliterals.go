@@ -39,6 +39,9 @@ import (
 // with an integer column as a number). Anything else is left as it was.
 func intRangeLiterals(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		if ne := dateNumberLiterals(e); ne != nil {
+			return ne, transform.NewTree, nil
+		}
 		if ne := inRangeLiterals(e); ne != nil {
 			return ne, transform.NewTree, nil
 		}
@@ -372,4 +375,88 @@ func (u *unranged) WithChildren(children ...sql.Expression) (sql.Expression, err
 // CollationCoercibility is the column's.
 func (u *unranged) CollationCoercibility(ctx *sql.Context) (sql.CollationID, byte) {
 	return sql.GetCoercibility(ctx, u.Expression)
+}
+
+// dateNumberLiterals is RULE-91's third part: a DATE or DATETIME column
+// compared with (BETWEEN, IN) integer literals that read as dates
+// (RULE-31: YYYYMMDD, YYYYMMDDhhmmss and their two-digit-year forms) takes
+// them as date strings, which RULE-89 then types as the column: the index
+// range builder failed with 1292 on `d = 20250101`. Returns nil when e has
+// no such literal.
+func dateNumberLiterals(e sql.Expression) sql.Expression {
+	var col sql.Expression
+	switch x := e.(type) {
+	case *expression.Between:
+		col = x.Val
+	case *expression.InTuple:
+		col = x.Left()
+	default:
+		l, r, ok := comparedOperands(e)
+		if !ok {
+			return nil
+		}
+		col = l
+		if _, ok := l.(*expression.GetField); !ok {
+			col = r
+		}
+	}
+	if _, ok := col.(*expression.GetField); !ok {
+		return nil
+	}
+	switch col.Type().Type() {
+	case sqltypes.Date, sqltypes.Datetime:
+	default:
+		return nil
+	}
+	asDate := func(l sql.Expression) (sql.Expression, bool) {
+		lit, ok := l.(*expression.Literal)
+		if !ok || !types.IsInteger(lit.Type()) {
+			return l, false
+		}
+		s, ok := temporalDigits(lit.Value())
+		if !ok {
+			return l, false
+		}
+		return expression.NewLiteral(s, types.LongText), true
+	}
+	switch x := e.(type) {
+	case *expression.Between:
+		lo, ok1 := asDate(x.Lower)
+		hi, ok2 := asDate(x.Upper)
+		if !ok1 && !ok2 {
+			return nil
+		}
+		return expression.NewBetween(x.Val, lo, hi)
+	case *expression.InTuple:
+		tuple, ok := x.Right().(expression.Tuple)
+		if !ok {
+			return nil
+		}
+		out := make(expression.Tuple, len(tuple))
+		changed := false
+		for i, v := range tuple {
+			var ok bool
+			out[i], ok = asDate(v)
+			changed = changed || ok
+		}
+		if !changed {
+			return nil
+		}
+		return expression.NewInTuple(x.Left(), out)
+	}
+	l, r, _ := comparedOperands(e)
+	var ok bool
+	if l == col {
+		r, ok = asDate(r)
+	} else {
+		l, ok = asDate(l)
+	}
+	if !ok {
+		return nil
+	}
+	ne, err := e.WithChildren(l, r)
+	if err != nil {
+		return nil
+	}
+	return ne
 }

@@ -395,7 +395,9 @@
 // the number into the range when it built an index range, or failed
 // (1264); a column compared with a literal MySQL compares as a number
 // (a string column with a number, a numeric column with a string that is
-// no number) builds no index range (intliterals.go).
+// no number) builds no index range; a DATE or DATETIME column compared
+// with an integer that reads as a date (RULE-31) takes it as that date
+// before ranges are built (`d = 20250101` failed 1292) (intliterals.go).
 //
 // RULE-85 A session's top-level INSERT, UPDATE or DELETE of one table
 // reuses the trigger executors go-mysql-server's applyTriggers made for
@@ -555,10 +557,11 @@ func Install() {
 		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault, analyzer.Rule{Id: bigInListsID, Apply: bigInLists})
 		// RULE-62's comparisons before index ranges are built too.
 		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault, analyzer.Rule{Id: temporalComparisonsID, Apply: temporalComparisons})
+		// RULE-91 before index ranges too, and before RULE-89 types the
+		// date strings it makes of numbers.
+		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault, analyzer.Rule{Id: intRangeLiteralsID, Apply: intRangeLiterals})
 		// RULE-89 after them, before index ranges too.
 		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault, analyzer.Rule{Id: preciseTemporalLiteralsID, Apply: preciseTemporalLiterals})
-		// RULE-91 before index ranges too.
-		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault, analyzer.Rule{Id: intRangeLiteralsID, Apply: intRangeLiterals})
 		// RULE-63 in the first batch of the short lists of single-table
 		// UPDATE and DELETE.
 		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault, analyzer.Rule{Id: dmlSubqueriesID, Apply: dmlSubqueries})
