@@ -444,6 +444,7 @@ type Table struct {
 	proj    []string
 	projIdx []int
 	projSch sql.Schema
+	unread  []bool   // columns read as NULL, undecoded (rules RULE-92), or nil
 	reads   readPlan // PartitionRows' last plan, by index
 }
 
@@ -557,6 +558,21 @@ func (tb *Table) WithProjections(names []string) sql.Table {
 }
 
 func (tb *Table) Projections() []string { return tb.proj }
+
+// WithUnread returns the table reading the named columns as NULL without
+// decoding them: no expression of the statement reads them (rules
+// RULE-92). The schema is unchanged.
+func (tb *Table) WithUnread(names []string) sql.Table {
+	nt := *tb
+	nt.reads = readPlan{}
+	nt.unread = make([]bool, len(tb.t.cols))
+	for _, n := range names {
+		if i := tb.t.sch.IndexOfColName(n); i >= 0 {
+			nt.unread[i] = true
+		}
+	}
+	return &nt
+}
 
 // ---- partitions ----
 
@@ -1047,12 +1063,22 @@ func (ri *rowIter) load(ctx *sql.Context, key, val []byte) (sql.Row, bool, error
 // index's (an entry is checked against its row) and, under a range
 // filter, every column; nil means all.
 func (ri *rowIter) needed() []bool {
-	if ri.tb.projIdx == nil || ri.part.filter != nil {
+	if (ri.tb.projIdx == nil && ri.tb.unread == nil) || ri.part.filter != nil {
 		return nil
 	}
 	need := make([]bool, len(ri.t.cols))
+	if ri.tb.projIdx == nil {
+		for i := range need {
+			need[i] = true
+		}
+	}
 	for _, o := range ri.tb.projIdx {
 		need[o] = true
+	}
+	for i, u := range ri.tb.unread {
+		if u {
+			need[i] = false
+		}
 	}
 	if ix := ri.part.ix; ix != nil {
 		for _, o := range ix.cols {

@@ -399,6 +399,9 @@
 // with an integer that reads as a date (RULE-31) takes it as that date
 // before ranges are built (`d = 20250101` failed 1292) (intliterals.go).
 //
+// RULE-92 A read-only query's tables leave undecoded (NULL) the columns
+// no expression of the query reads (unread.go).
+//
 // RULE-85 A session's top-level INSERT, UPDATE or DELETE of one table
 // reuses the trigger executors go-mysql-server's applyTriggers made for
 // the same key while the tables they read stand (triggercache.go; it
@@ -519,6 +522,7 @@ const (
 	notExistsNullsID
 	preciseTemporalLiteralsID
 	intRangeLiteralsID
+	unreadColumnsID
 )
 
 var once sync.Once
@@ -647,7 +651,8 @@ func Install() {
 			analyzer.Rule{Id: dateSortKeysID, Apply: dateSortKeys},                     // RULE-77, after RULE-74 makes top-Ns
 			analyzer.Rule{Id: decimalValuesID, Apply: decimalValues},                   // RULE-79, after RULE-74 too
 			analyzer.Rule{Id: notExistsNullsID, Apply: notExistsNulls},                 // RULE-88
-			analyzer.Rule{Id: fastGroupingsID, Apply: fastGroupings})                   // RULE-80, last: other rules find *plan.GroupBy
+			analyzer.Rule{Id: fastGroupingsID, Apply: fastGroupings},                   // RULE-80: other rules find *plan.GroupBy
+			analyzer.Rule{Id: unreadColumnsID, Apply: unreadColumnsRule})               // RULE-92, last: it reads every expression
 		// RULE-36 before go-mysql-server's filter simplification.
 		for i, r := range analyzer.OnceBeforeDefault {
 			if r.Id.String() == "simplifyFilters" {

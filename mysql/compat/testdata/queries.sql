@@ -481,3 +481,26 @@ SELECT id FROM money WHERE amt >= (SELECT MIN(amt) FROM money WHERE amt > 0) ORD
 SELECT id FROM money WHERE amt < big ORDER BY id;
 SELECT id FROM money WHERE big = amt * 1 ORDER BY id;
 SELECT COUNT(*) FROM money WHERE amt > (SELECT AVG(amt) FROM money);
+
+-- Columns no expression reads are not decoded (rules RULE-92): the same
+-- answers where go-mysql-server kept every column (semi-joins under
+-- COUNT, filters with subqueries), with correlated references, aliases,
+-- DISTINCT, derived tables, windows and ORDER BY of unselected columns.
+SELECT COUNT(*) FROM emp e WHERE EXISTS (SELECT 1 FROM proj p WHERE p.emp_id = e.id AND p.hours > 1);
+SELECT e.name FROM emp e WHERE EXISTS (SELECT 1 FROM proj p WHERE p.emp_id = e.id) ORDER BY e.name;
+SELECT COUNT(*) FROM emp WHERE salary > (SELECT AVG(salary) FROM emp);
+SELECT name FROM emp WHERE salary > (SELECT AVG(salary) FROM emp) ORDER BY hired, id;
+SELECT d.name, (SELECT COUNT(*) FROM emp e WHERE e.dept_id = d.id AND e.salary > d.budget / 10) FROM dept d ORDER BY d.id;
+SELECT DISTINCT e.dept_id FROM emp e JOIN proj p ON p.emp_id = e.id ORDER BY 1;
+SELECT t.dept_id, t.n FROM (SELECT dept_id, COUNT(*) n FROM emp GROUP BY dept_id) t WHERE t.n > 1 ORDER BY 1;
+SELECT e.name, b.name FROM emp e JOIN emp b ON b.id = e.boss WHERE b.salary > 200 ORDER BY e.id;
+SELECT dept_id, SUM(salary) s FROM emp GROUP BY dept_id HAVING s > 200 ORDER BY dept_id;
+SELECT name, SUM(salary) OVER (PARTITION BY dept_id) FROM emp ORDER BY id;
+SELECT COUNT(*) FROM emp e WHERE e.id IN (SELECT emp_id FROM proj WHERE hours IS NOT NULL);
+SELECT e.* FROM emp e WHERE NOT EXISTS (SELECT 1 FROM proj p WHERE p.emp_id = e.id) ORDER BY e.id;
+SELECT COUNT(*), MAX(hired) FROM emp e WHERE EXISTS (SELECT 1 FROM dept d WHERE d.id = e.dept_id);
+SELECT NAME FROM emp WHERE SALARY > (SELECT AVG(SALARY) FROM emp) ORDER BY ID;
+SELECT e.name, (SELECT MAX(p.hours) FROM proj p WHERE p.emp_id = e.id) AS mh FROM emp e WHERE e.dept_id = 1 ORDER BY mh DESC, e.id;
+SELECT d.id, COUNT(*) FROM dept d JOIN emp e ON e.dept_id = d.id WHERE EXISTS (SELECT 1 FROM proj p WHERE p.emp_id = e.id) GROUP BY d.id ORDER BY d.id;
+SELECT x.name FROM (SELECT e.name, e.salary FROM emp e WHERE EXISTS (SELECT 1 FROM proj p WHERE p.emp_id = e.id)) x ORDER BY x.salary DESC, x.name;
+SELECT MIN(e.hired) FROM emp e, dept d WHERE d.id = e.dept_id AND d.budget IS NOT NULL;
