@@ -1,6 +1,7 @@
 package btree
 
 import (
+	"encoding/binary"
 	"bytes"
 	"fmt"
 	"math/rand"
@@ -417,5 +418,38 @@ func TestDropInline(t *testing.T) {
 			t.Fatalf("Drop read only %d pages of %d (the test no longer evicts the leaves)", misses, pages)
 		}
 		t.Logf("inline=%v: %d pages, %d read", inline, pages, misses)
+	}
+}
+
+// BenchmarkGetIntKeys: point reads of 250,000 integer-like keys (a
+// marker byte and 8 big-endian bytes, as the SQL layer's primary keys),
+// three levels.
+func BenchmarkGetIntKeys(b *testing.B) {
+	e := newEnv(b, 8192)
+	const n = 250000
+	keys := make([][]byte, n)
+	for i := range keys {
+		k := make([]byte, 9)
+		k[0] = 0x80
+		binary.BigEndian.PutUint64(k[1:], uint64(i)*7)
+		keys[i] = k
+	}
+	for lo := 0; lo < n; lo += 5000 {
+		m := e.mtrs.Begin()
+		for _, k := range keys[lo:min(lo+5000, n)] {
+			if err := e.tree.Put(m, e.alloc, k, make([]byte, 40)); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if _, _, err := m.Commit(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, ok, _ := e.tree.Get(e.pool, keys[(i*7919)%n]); !ok {
+			b.Fatal("missing")
+		}
 	}
 }

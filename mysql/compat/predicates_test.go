@@ -21,36 +21,7 @@ import (
 // scans) and on the same table without indexes (each row evaluated).
 // The generator is seeded: a difference found once is found every run.
 func TestRandomPredicatesMatchMariaDB(t *testing.T) {
-	work, err := os.MkdirTemp("", "predicates")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(work)
-	md, err := mariadbtest.Start(filepath.Join(work, "mariadb"))
-	if err != nil {
-		t.Fatalf("MariaDB reference server: %v", err)
-	}
-	defer md.Stop()
-	if err := os.MkdirAll(filepath.Join(work, "strata"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	ss, err := startStrata(filepath.Join(work, "strata"))
-	if err != nil {
-		t.Fatalf("strata: %v", err)
-	}
-	defer ss.stop()
-	open := func(addr string) *sql.DB {
-		c, err := sql.Open("mysql", "root@tcp("+addr+")/")
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.SetMaxOpenConns(1)
-		return c
-	}
-	st, ma := open(ss.addr), open(md.Addr)
-	defer st.Close()
-	defer ma.Close()
-
+	st, ma := startPair(t)
 	cols := []predColumn{
 		{"ti", "TINYINT", []string{"-128", "-1", "0", "1", "127"}},
 		{"tu", "TINYINT UNSIGNED", []string{"0", "1", "128", "255"}},
@@ -217,13 +188,62 @@ func predRows(c *sql.DB, q string) (string, error) {
 		return "", err
 	}
 	defer rows.Close()
-	var ids []string
+	cols, err := rows.Columns()
+	if err != nil {
+		return "", err
+	}
+	var out []string
 	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
+		vals := make([]sql.NullString, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
 			return "", err
 		}
-		ids = append(ids, id)
+		parts := make([]string, len(cols))
+		for i, v := range vals {
+			parts[i] = "NULL"
+			if v.Valid {
+				parts[i] = v.String
+			}
+		}
+		out = append(out, strings.Join(parts, "|"))
 	}
-	return strings.Join(ids, ","), rows.Err()
+	return strings.Join(out, ","), rows.Err()
+}
+
+// startPair starts a MariaDB and a strata server for one test and opens
+// one connection to each.
+func startPair(t *testing.T) (strata, mariadb *sql.DB) {
+	t.Helper()
+	work, err := os.MkdirTemp("", "predicates")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(work) })
+	md, err := mariadbtest.Start(filepath.Join(work, "mariadb"))
+	if err != nil {
+		t.Fatalf("MariaDB reference server: %v", err)
+	}
+	t.Cleanup(func() { md.Stop() })
+	if err := os.MkdirAll(filepath.Join(work, "strata"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ss, err := startStrata(filepath.Join(work, "strata"))
+	if err != nil {
+		t.Fatalf("strata: %v", err)
+	}
+	t.Cleanup(func() { ss.stop() })
+	open := func(addr string) *sql.DB {
+		c, err := sql.Open("mysql", "root@tcp("+addr+")/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.SetMaxOpenConns(1)
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+	return open(ss.addr), open(md.Addr)
 }

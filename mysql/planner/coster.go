@@ -504,6 +504,9 @@ func (e *estimator) joinCost(j memo.JoinRel) float64 {
 		if jp.Op.IsAnti() || jp.Op.IsExcludeNulls() {
 			return math.Inf(1) // PL-8
 		}
+		if !mergeableKeys(jp.Filter) || distinctSide(n) {
+			return math.Inf(1) // PL-10
+		}
 		return e.scanCost(n.InnerScan) + e.scanCost(n.OuterScan) + (l+r+out)*costCPU
 	case *memo.RangeHeapJoin:
 		return e.read(jp.Left) + e.read(jp.Right) + (l+r)*costBuild + out*costCPU
@@ -514,6 +517,38 @@ func (e *estimator) joinCost(j memo.JoinRel) float64 {
 		again /= 2 // stops at the first match
 	}
 	return e.read(jp.Left) + l*again + l*r*costCPU
+}
+
+// mergeableKeys reports whether a merge join's equalities compare keys of
+// one type (PL-10): go-mysql-server's merge join over an INT index and an
+// INT UNSIGNED one returned an EXISTS row once per match.
+func mergeableKeys(filters []sql.Expression) bool {
+	for _, f := range filters {
+		eq, ok := f.(*expression.Equals)
+		if !ok {
+			continue
+		}
+		l, r := eq.Left().Type(), eq.Right().Type()
+		if l.Type() != r.Type() {
+			return false
+		}
+	}
+	return true
+}
+
+// distinctSide reports whether a side of m is a group whose rows are made
+// distinct when built (a semi-join go-mysql-server turned into an inner
+// join: project(x) -> innerJoin(x, distinct(y))): its merge join reads
+// the side's index scan, not the distinct rows, and
+// `EXISTS (SELECT 1 FROM b WHERE a.k = b.k)` returned a row once per
+// match (PL-10).
+func distinctSide(m *memo.MergeJoin) bool {
+	for _, g := range []*memo.ExprGroup{m.Left, m.Right} {
+		if g.RelProps.Distinct != memo.NoDistinctOp {
+			return true
+		}
+	}
+	return false
 }
 
 // hashable reports whether go-mysql-server's hash join matches keys as

@@ -50,6 +50,13 @@
 // merge, so rules RULE-88 cannot make its NULL comparisons mean "no
 // match" (NOT EXISTS); RULE-88 turns one it still meets (PL-7's plans,
 // hints) into a nested-loop anti-join.
+// PL-10 A merge join is never chosen on keys of different types (INT and
+// INT UNSIGNED, DECIMAL and an integer), nor as an inner join standing
+// for a semi-join whose sides are not made distinct: go-mysql-server's
+// memo offered one for `EXISTS (SELECT 1 FROM b WHERE a.k = b.k)`, which
+// returned a row once per match (compat TestRandomJoinsMatchMariaDB found
+// both).
+//
 // PL-9 A single table's filter that go-mysql-server answers through a
 // static range of a secondary index is read by a scan of the table under
 // the whole filter when the range holds more than a fifth of the table's
@@ -58,7 +65,9 @@
 // 5.4-6.7 scanned rows in bench/queries (`created > '2025-01-01' AND
 // total > 0`: 142 ms through the index, 76 ms scanned). go-mysql-server's
 // costedIndexScans took any index that applies, whatever its range held
-// (fullscan.go wraps its optimizeJoins). A locking statement keeps the
+// (fullscan.go wraps its optimizeJoins). A join's inputs keep their
+// access (a merge join reads an index scan for its order; a merge join
+// over a reverted scan lost rows). A locking statement keeps the
 // range (a scan would lock every row), and UPDATE and DELETE keep
 // go-mysql-server's plan (PL-7).
 //

@@ -89,6 +89,11 @@ func revertRanges(ctx *sql.Context, n sql.Node, sources map[sql.TableId]source) 
 	if r, ok := scanInstead(ctx, n, sources); ok {
 		return r, true, nil
 	}
+	if _, ok := n.(*plan.JoinNode); ok {
+		// A join's inputs are the memo's choice: a merge join reads its
+		// index scans for their order.
+		return n, false, nil
+	}
 	children := n.Children()
 	if len(children) == 0 {
 		return n, false, nil

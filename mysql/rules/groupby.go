@@ -395,6 +395,10 @@ func (i *groupIter) appendKey(ctx *sql.Context, row sql.Row) error {
 			if err != nil {
 				return err
 			}
+			if st.Collation().PadAttribute() == "PAD SPACE" {
+				// 'a' and 'a ' are one group (RULE-26's equality)
+				s = strings.TrimRight(s, " ")
+			}
 			w := &i.ws
 			if w.b, err = appendWeightString(w.b[:0], st.Collation(), s); err != nil {
 				return err

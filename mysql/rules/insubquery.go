@@ -8,6 +8,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/go-mysql-server/sql/types"
 )
 
 // inSubqueries implements RULE-45: x IN (subquery) is evaluated with SQL's
@@ -76,8 +77,20 @@ func (s *inSubquery) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 		return nil, nil
 	}
 	leftElems, rightTypes := elements(left, s.LeftChild), subqueryTypes(sq)
+	coll, collated := collatedString(ctx, s.LeftChild)
 	unknown := false
 	for _, v := range values {
+		if ls, ok := left.(string); ok && collated {
+			// go-mysql-server's hash lookup compared bytes: 'a' was not
+			// IN ('A') under a case-insensitive collation, nor 'a ' IN
+			// ('a') under PAD SPACE.
+			if vs, ok := v.(string); ok {
+				if stringsEqual(ctx, coll, ls, vs) {
+					return true, nil
+				}
+				continue
+			}
+		}
 		if !leftNull && !hasNullElement(v) {
 			continue // the hash lookup decided the rows without NULLs
 		}
@@ -171,4 +184,28 @@ func rowEquals(ctx *sql.Context, l []any, le sql.Expression, r []any, rt []sql.T
 		return nil, nil
 	}
 	return true, nil
+}
+
+// collatedString reports whether e is a string whose equality is not
+// byte equality (a collation that folds case or accents, or pads), and
+// gives the collation.
+func collatedString(ctx *sql.Context, e sql.Expression) (sql.CollationID, bool) {
+	if !types.IsTextOnly(e.Type()) {
+		return 0, false
+	}
+	coll, _ := sql.GetCoercibility(ctx, e)
+	if coll == sql.Collation_binary {
+		return coll, false
+	}
+	_, byColl := comparesByCollation(e.Type())
+	return coll, byColl || coll.PadAttribute() == "PAD SPACE"
+}
+
+// stringsEqual is SQL's = of two strings under coll.
+func stringsEqual(ctx *sql.Context, coll sql.CollationID, a, b string) bool {
+	if coll.PadAttribute() == "PAD SPACE" {
+		return padCompare(coll, a, b) == 0
+	}
+	c, err := types.CreateLongText(coll).Compare(ctx, a, b)
+	return err == nil && c == 0
 }

@@ -42,6 +42,9 @@ func intRangeLiterals(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *pla
 		if ne := dateNumberLiterals(e); ne != nil {
 			return ne, transform.NewTree, nil
 		}
+		if ne := decimalNotEqual(e); ne != nil {
+			return ne, transform.NewTree, nil
+		}
 		if ne := inRangeLiterals(e); ne != nil {
 			return ne, transform.NewTree, nil
 		}
@@ -459,4 +462,34 @@ func dateNumberLiterals(e sql.Expression) sql.Expression {
 		return nil
 	}
 	return ne
+}
+
+// decimalNotEqual is RULE-91's fourth part: `col <> lit` of a DECIMAL
+// column becomes `col < lit OR col > lit` (the same TRUE, FALSE and NULL)
+// before index ranges: go-mysql-server's range for `de <> 1.50` on an
+// indexed DECIMAL was (NULL, inf), 1.50 included, and it dropped the
+// filter as answered by the range.
+func decimalNotEqual(e sql.Expression) sql.Expression {
+	not, ok := e.(*expression.Not)
+	if !ok {
+		return nil
+	}
+	eq, ok := not.Child.(*expression.Equals)
+	if !ok {
+		return nil
+	}
+	col, lit := eq.Left(), eq.Right()
+	if _, ok := lit.(*expression.Literal); !ok {
+		col, lit = lit, col
+	}
+	if _, ok := lit.(*expression.Literal); !ok {
+		return nil
+	}
+	if _, ok := col.(*expression.GetField); !ok {
+		return nil
+	}
+	if _, ok := col.Type().(sql.DecimalType); !ok {
+		return nil
+	}
+	return expression.NewOr(expression.NewLessThan(col, lit), expression.NewGreaterThan(col, lit))
 }

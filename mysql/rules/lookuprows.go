@@ -1,10 +1,16 @@
 package rules
 
 import (
+	"fmt"
 	"io"
+	"math/big"
+	"strings"
+	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/shopspring/decimal"
 )
 
 // RULE-86 An index lookup (plan.IndexedTableAccess, under its table alias
@@ -33,7 +39,77 @@ func lookupRows(ctx *sql.Context, ita *plan.IndexedTableAccess, row sql.Row) (sq
 	if err != nil {
 		return nil, err
 	}
+	if !ita.IsStatic() {
+		if lookup.IsEmptyRange, err = emptyLookup(ctx, ita, row); err != nil {
+			return nil, err
+		}
+	}
 	return lr.LookupRows(ctx, lookup)
+}
+
+// emptyLookup reports whether a lookup is empty: go-mysql-server's
+// builder marked every NULL key empty, though it had made the NULL range
+// of a null-safe (<=>) key (`a LEFT JOIN b ON a.u <=> b.u` through b's
+// index found no b row for a NULL a.u); and it converted each key to the
+// index column's type, truncating or clamping it, so a key no value of
+// the column equals (1.50 against an INT column, -1 against an UNSIGNED
+// one) found the rows of another (RULE-86).
+func emptyLookup(ctx *sql.Context, ita *plan.IndexedTableAccess, row sql.Row) (bool, error) {
+	mask := ita.NullMask()
+	colTypes := ita.Index().ColumnExpressionTypes()
+	for i, e := range ita.Expressions() {
+		v, err := e.Eval(ctx, row)
+		if err != nil {
+			return true, err
+		}
+		if v == nil {
+			if i >= len(mask) || !mask[i] {
+				return true, nil
+			}
+			continue
+		}
+		if i < len(colTypes) && !keyFits(ctx, v, colTypes[i].Type) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// keyFits reports whether number v equals some value of column type t
+// (anything that is not a number against a numeric column is left to
+// the lookup).
+func keyFits(ctx *sql.Context, v any, t sql.Type) bool {
+	if !types.IsNumber(t) || types.IsFloat(t) {
+		return true
+	}
+	d, ok := keyNumber(v)
+	if !ok {
+		return true
+	}
+	cv, _, err := t.Convert(ctx, v)
+	if err != nil {
+		return false
+	}
+	c, ok := keyNumber(cv)
+	return !ok || c.Equal(d)
+}
+
+// keyNumber is v as an exact DECIMAL when v is an integer or DECIMAL.
+func keyNumber(v any) (decimal.Decimal, bool) {
+	switch x := v.(type) {
+	case decimal.Decimal:
+		return x, true
+	case uint64:
+		return decimal.NewFromBigInt(new(big.Int).SetUint64(x), 0), true
+	}
+	if neg, mag, ok := intParts(v); ok {
+		d := decimal.NewFromBigInt(new(big.Int).SetUint64(mag), 0)
+		if neg {
+			d = d.Neg()
+		}
+		return d, true
+	}
+	return decimal.Decimal{}, false
 }
 
 // RULE-87 A hash join's probe of its built table (plan.HashLookup, after
@@ -47,10 +123,14 @@ func lookupRows(ctx *sql.Context, ita *plan.IndexedTableAccess, row sql.Row) (sq
 func hashedRows(ctx *sql.Context, n *plan.HashLookup, row sql.Row) (sql.RowIter, error) {
 	n.Mutex.Lock()
 	defer n.Mutex.Unlock()
-	if n.Lookup == nil {
-		return nil, nil // the first probe: go-mysql-server builds the table
+	if n.Lookup == nil { // the first probe builds the table (RULE-93's keys)
+		child, err := Exec.Build(ctx, n.Child, row)
+		if err != nil {
+			return nil, err
+		}
+		return &hashBuilder{n: n, child: child, lookup: map[any][]sql.Row{}}, nil
 	}
-	key, err := n.GetHashKey(ctx, n.LeftProbeKey, row)
+	key, err := exactHashKey(ctx, n, n.LeftProbeKey, row, false)
 	if err != nil {
 		return nil, err
 	}
@@ -66,6 +146,127 @@ func hashedRows(ctx *sql.Context, n *plan.HashLookup, row sql.Row) (sql.RowIter,
 		}
 	}
 	return &sharedRows{rows: rows}, nil
+}
+
+// RULE-93 A hash join's table (plan.HashLookup) is keyed by values that
+// are equal exactly when SQL's equality holds: go-mysql-server used the
+// value itself as a Go map key, so two equal DECIMALs (each holding its
+// own *big.Int) never matched (`EXISTS (SELECT 1 FROM b WHERE a.de =
+// b.de)` found one row of 24, a RIGHT JOIN on DECIMALs lost every
+// match), and strings matched by bytes under case- and pad-insensitive
+// collations. A key is converted to the probe side's type as before, then:
+// a DECIMAL is its shortest text (1.50 and 1.5 alike), a string its
+// collation's weights (without trailing spaces under PAD SPACE), a time
+// its instant; a multi-column key is the sequence of those. A built row
+// whose key the probe side's type cannot hold matches no probe.
+
+// hashBuilder passes the child's rows through while it keys them, and
+// installs the table when the child is exhausted (as go-mysql-server's
+// builder: a plan may stop reading early).
+type hashBuilder struct {
+	n      *plan.HashLookup
+	child  sql.RowIter
+	lookup map[any][]sql.Row
+}
+
+func (h *hashBuilder) Next(ctx *sql.Context) (sql.Row, error) {
+	r, err := h.child.Next(ctx)
+	if err == io.EOF {
+		h.n.Mutex.Lock()
+		m := h.lookup
+		h.n.Lookup = &m
+		h.n.Mutex.Unlock()
+		return nil, io.EOF
+	}
+	if err != nil {
+		return nil, err
+	}
+	key, err := exactHashKey(ctx, h.n, h.n.RightEntryKey, r, true)
+	if err != nil {
+		return nil, err
+	}
+	h.lookup[key] = append(h.lookup[key], r)
+	return r, nil
+}
+
+func (h *hashBuilder) Close(ctx *sql.Context) error { return h.child.Close(ctx) }
+
+// exactHashKey is RULE-93's key of e over row.
+func exactHashKey(ctx *sql.Context, n *plan.HashLookup, e sql.Expression, row sql.Row, built bool) (any, error) {
+	v, err := e.Eval(ctx, row)
+	if err != nil {
+		return nil, err
+	}
+	typ := n.LeftProbeKey.Type()
+	v, _, err = typ.Convert(ctx, v)
+	if types.ErrValueNotNil.Is(err) {
+		return nil, nil // the probe side is NULL-typed, as go-mysql-server
+	}
+	if err != nil {
+		if built {
+			// A built row whose key the probe side's type cannot hold
+			// (4294967295 against DECIMAL(6,2)) equals no probe key;
+			// go-mysql-server failed the statement with 1264.
+			return noMatch{}, nil
+		}
+		return nil, err
+	}
+	if vs, ok := v.([]any); ok {
+		var tt []sql.Type
+		if tup, ok := typ.(types.TupleType); ok {
+			tt = tup
+		}
+		var b strings.Builder
+		for i, x := range vs {
+			var et sql.Type
+			if i < len(tt) {
+				et = tt[i]
+			}
+			k, err := exactKeyOf(x, et)
+			if err != nil {
+				return nil, err
+			}
+			fmt.Fprintf(&b, "%T:%v\x00", k, k)
+		}
+		return b.String(), nil
+	}
+	return exactKeyOf(v, typ)
+}
+
+// noMatch keys the built rows no probe can match (RULE-93).
+type noMatch struct{}
+
+// timeKey is a time's instant.
+type timeKey struct {
+	sec  int64
+	nsec int
+}
+
+// exactKeyOf is one value's RULE-93 key under type t.
+func exactKeyOf(v any, t sql.Type) (any, error) {
+	switch x := v.(type) {
+	case decimal.Decimal:
+		return x.String(), nil
+	case []byte:
+		return string(x), nil
+	case time.Time:
+		return timeKey{x.Unix(), x.Nanosecond()}, nil
+	case string:
+		st, ok := t.(sql.StringType)
+		if !ok {
+			return x, nil
+		}
+		coll := st.Collation()
+		if coll.PadAttribute() == "PAD SPACE" {
+			x = strings.TrimRight(x, " ")
+		}
+		if coll == sql.Collation_binary || coll == sql.Collation_utf8mb4_0900_bin {
+			return x, nil
+		}
+		w, err := appendWeightString(nil, coll, x)
+		return string(w), err
+	}
+	return v, nil
 }
 
 // sharedRows hands out rows without copying them (RULE-87).

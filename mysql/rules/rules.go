@@ -374,8 +374,10 @@
 // RULE-84 DISTINCT keeps the rows it returned by their values' exact
 // text in a Go map, not a 64-bit hash in a locked cache (groupby.go).
 //
-// RULE-86 An index lookup runs through the backend's LookupRows, RULE-87 a
-// hash join's probe hands out the built rows uncopied (lookuprows.go).
+// RULE-86 An index lookup runs through the backend's LookupRows (a NULL
+// key under <=> finds the NULL rows; a key no value of the index column
+// equals, 1.50 against an INT, finds none), RULE-87 a hash join's probe
+// hands out the built rows uncopied (lookuprows.go).
 //
 // RULE-88 Anti-joins (NOT EXISTS) match only where their condition is
 // TRUE: a NULL key no longer drops the left row (notexists.go).
@@ -397,10 +399,19 @@
 // (a string column with a number, a numeric column with a string that is
 // no number) builds no index range; a DATE or DATETIME column compared
 // with an integer that reads as a date (RULE-31) takes it as that date
-// before ranges are built (`d = 20250101` failed 1292) (intliterals.go).
+// before ranges are built (`d = 20250101` failed 1292); `de <> lit` of a
+// DECIMAL column is `de < lit OR de > lit` (its range kept lit)
+// (intliterals.go).
 //
 // RULE-92 A read-only query's tables leave undecoded (NULL) the columns
 // no expression of the query reads (unread.go).
+//
+// RULE-93 A hash join's table is keyed by values equal exactly when SQL's
+// = holds: equal DECIMALs (each with its own *big.Int) never matched,
+// strings matched by bytes under case- and pad-insensitive collations;
+// GROUP BY (and DISTINCT, semi-joins) keys a PAD SPACE string without its
+// trailing spaces; IN (subquery) of strings compares under the operand's
+// collation (lookuprows.go, groupby.go, insubquery.go).
 //
 // RULE-85 A session's top-level INSERT, UPDATE or DELETE of one table
 // reuses the trigger executors go-mysql-server's applyTriggers made for

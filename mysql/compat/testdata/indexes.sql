@@ -159,3 +159,5 @@ SELECT id FROM ws WHERE s = 10 ORDER BY id;
 SELECT id FROM ws WHERE s > 4294967296 ORDER BY id;
 SELECT id FROM ws WHERE s < 5 ORDER BY id;
 SELECT id FROM ws WHERE s IN (10, 9) ORDER BY id;
+SELECT id FROM wd WHERE p <> 12.50 ORDER BY id;
+SELECT x.id FROM wd x JOIN wd y ON y.id = x.id WHERE y.p <> 12.5 AND x.p != 0 ORDER BY x.id;
