@@ -413,6 +413,10 @@
 // trailing spaces; IN (subquery) of strings compares under the operand's
 // collation (lookuprows.go, groupby.go, insubquery.go).
 //
+// RULE-94 ORDER BY over SELECT DISTINCT sorts by the distinct rows'
+// columns where a sort key is one of the selected expressions
+// (distinctsort.go): `SELECT DISTINCT UPPER(s) FROM t ORDER BY 1` failed.
+//
 // RULE-85 A session's top-level INSERT, UPDATE or DELETE of one table
 // reuses the trigger executors go-mysql-server's applyTriggers made for
 // the same key while the tables they read stand (triggercache.go; it
@@ -534,6 +538,7 @@ const (
 	preciseTemporalLiteralsID
 	intRangeLiteralsID
 	unreadColumnsID
+	distinctSortKeysID
 )
 
 var once sync.Once
@@ -623,6 +628,7 @@ func Install() {
 			analyzer.Rule{Id: serverCollationID, Apply: serverCollation},
 			analyzer.Rule{Id: branchCollationsID, Apply: branchCollations}, // RULE-58, before RULE-7 reads the types
 			analyzer.Rule{Id: collatedDistinctID, Apply: collatedDistinct},
+			analyzer.Rule{Id: distinctSortKeysID, Apply: distinctSortKeys}, // RULE-94, after RULE-7's grouping
 			analyzer.Rule{Id: collatedCountDistinctID, Apply: collatedCountDistinct},
 			analyzer.Rule{Id: unixTimestampID, Apply: unixTimestamp},
 			analyzer.Rule{Id: readOnlyShowsID, Apply: readOnlyShows},

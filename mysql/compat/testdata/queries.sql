@@ -504,3 +504,8 @@ SELECT e.name, (SELECT MAX(p.hours) FROM proj p WHERE p.emp_id = e.id) AS mh FRO
 SELECT d.id, COUNT(*) FROM dept d JOIN emp e ON e.dept_id = d.id WHERE EXISTS (SELECT 1 FROM proj p WHERE p.emp_id = e.id) GROUP BY d.id ORDER BY d.id;
 SELECT x.name FROM (SELECT e.name, e.salary FROM emp e WHERE EXISTS (SELECT 1 FROM proj p WHERE p.emp_id = e.id)) x ORDER BY x.salary DESC, x.name;
 SELECT MIN(e.hired) FROM emp e, dept d WHERE d.id = e.dept_id AND d.budget IS NOT NULL;
+-- ORDER BY over SELECT DISTINCT of expressions (rules RULE-94).
+SELECT DISTINCT UPPER(name) FROM emp ORDER BY 1;
+SELECT DISTINCT dept_id + 1 FROM emp ORDER BY 1;
+SELECT DISTINCT salary * 2 AS s2 FROM emp ORDER BY salary * 2 DESC LIMIT 3;
+SELECT DISTINCT UPPER(name), dept_id FROM emp ORDER BY 2, 1 LIMIT 4;
