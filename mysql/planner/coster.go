@@ -544,7 +544,7 @@ func mergeableKeys(filters []sql.Expression) bool {
 // match (PL-10).
 func distinctSide(m *memo.MergeJoin) bool {
 	for _, g := range []*memo.ExprGroup{m.Left, m.Right} {
-		if g.RelProps.Distinct != memo.NoDistinctOp {
+		if d := g.RelProps.Distinct; d == memo.HashDistinctOp || d == memo.SortedDistinctOp {
 			return true
 		}
 	}
