@@ -175,6 +175,41 @@ func preferScan(ctx *sql.Context, t sql.Table, ita *plan.IndexedTableAccess) boo
 	if err != nil || rows == 0 {
 		return false
 	}
+	if k, n, ok := pointPrefix(ctx, lookup); ok {
+		// Points on an index prefix: the average rows per key (ST-2,
+		// cached) settles a range far below the share without a descent.
+		if d, ok := st.KeyDistinct(ctx, idx, k); ok && d > 0 && float64(n)*float64(rows)/d < fetchShare*float64(rows)/2 {
+			return false
+		}
+	}
 	rr, ok := st.RangeRows(ctx, lookup)
 	return ok && rr > fetchShare*float64(rows)
+}
+
+// pointPrefix reports the number k of leading index columns every range
+// of lookup fixes to one value, and the number of ranges.
+func pointPrefix(ctx *sql.Context, lookup sql.IndexLookup) (k, n int, ok bool) {
+	ranges, isMySQL := lookup.Ranges.(sql.MySQLRangeCollection)
+	if !isMySQL || len(ranges) == 0 {
+		return 0, 0, false
+	}
+	k = -1
+	for _, r := range ranges {
+		p := 0
+		for _, ce := range r {
+			lb, lok := ce.LowerBound.(sql.Below)
+			ub, uok := ce.UpperBound.(sql.Above)
+			if !lok || !uok {
+				break
+			}
+			if c, err := ce.Typ.Compare(ctx, lb.Key, ub.Key); err != nil || c != 0 {
+				break
+			}
+			p++
+		}
+		if k < 0 || p < k {
+			k = p
+		}
+	}
+	return k, len(ranges), k > 0
 }
