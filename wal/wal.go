@@ -32,6 +32,11 @@
 //	      block boundary, and are refused until the caller has written a
 //	      checkpoint at or after that point, so a later recovery never has to
 //	      read across the garbage of the old tail.
+//	WAL-5 During the first lap the writer writes zeros a chunk ahead of the
+//	      file's end before a group lands there (fillAhead), so commits
+//	      overwrite written blocks and their fdatasync does not journal a
+//	      new file size each time. Zeros are only written at or past the
+//	      file's size (never over a record) and read as the log's end.
 package wal
 
 import (
@@ -121,6 +126,8 @@ type Log struct {
 	done      chan struct{}
 	stopped   chan struct{}
 	writerMu  sync.Mutex // serializes volume writes and header writes
+	filled    int64      // WAL-5: the volume holds written blocks below this offset (writerMu)
+	zeros     []byte     // WAL-5's aligned zero chunk, made on first use (writerMu)
 
 	appends, appendBytes, writes, writeBytes, syncs, checkpoints atomic.Int64
 }
@@ -160,6 +167,7 @@ func Open(vol volume.Volume, opts Options) (*Log, error) {
 		h.seq++
 	}
 	l.capacity = h.capacity
+	l.filled = max((vol.Size()+blockSize-1)/blockSize*blockSize, dataStart) // WAL-5: never over a record or a header
 	l.mu.checkpoint = h.checkpoint
 	l.mu.headerSeq = h.seq
 	l.mu.end = h.checkpoint
@@ -428,6 +436,9 @@ func (l *Log) writeStream(lsn page.LSN, data []byte) error {
 			ab = volume.AlignedBuffer(int(n))
 			copy(ab, data[:n])
 		}
+		if err := l.fillAhead(dataStart + pos + n); err != nil {
+			return err
+		}
 		if err := l.vol.WriteAt(ab, dataStart+pos); err != nil {
 			return err
 		}
@@ -438,6 +449,33 @@ func (l *Log) writeStream(lsn page.LSN, data []byte) error {
 	}
 	return nil
 }
+
+// fillAhead is WAL-5: before the first lap writes past the blocks the
+// file holds, it writes zeros for the next zeroChunk bytes (up to the
+// region's end), so a commit's write lands in written blocks and its
+// fdatasync flushes data only. Appending instead extended the file with
+// every commit, and each fdatasync then journaled the new size and blocks:
+// 2,000 single-row autocommit INSERTs took 1.0 s on a fresh 256 MiB log and
+// 0.61 s on a 1 MiB one that had wrapped (ext4). The zeros are past the
+// log's end, read as no record by recovery (as the hole was), and made
+// durable by the commit's own sync.
+func (l *Log) fillAhead(upTo int64) error {
+	end := dataStart + l.capacity
+	for l.filled < upTo && l.filled < end {
+		if l.zeros == nil {
+			l.zeros = volume.AlignedBuffer(zeroChunk)
+		}
+		n := min(int64(zeroChunk), end-l.filled)
+		if err := l.vol.WriteAt(l.zeros[:n], l.filled); err != nil {
+			return err
+		}
+		l.filled += n
+	}
+	return nil
+}
+
+// zeroChunk is how far WAL-5 writes zeros ahead at a time.
+const zeroChunk = 4 << 20
 
 // Flush writes and syncs everything appended so far.
 func (l *Log) Flush() error {

@@ -213,3 +213,75 @@ func BenchmarkAppendSync(b *testing.B) {
 		}
 	})
 }
+
+// WAL-5: on a fresh log the writer zeroes a chunk ahead of the file's end
+// before the first group lands (so commits overwrite written blocks); the
+// zeros read as the log's end after a crash, and reopening a log whose
+// file ends inside the first lap zeroes only past its records.
+func TestZeroesAheadOfTheFirstLap(t *testing.T) {
+	mem := volume.NewMem("log", volume.MemOptions{})
+	l := openFresh(t, mem, 32<<20)
+	_, end, err := l.Append(TypeRedo, payload(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.WaitDurable(end); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := mem.Size(), int64(dataStart+zeroChunk); got != want {
+		t.Fatalf("file size after the first group %d, want %d (zeroed a chunk ahead)", got, want)
+	}
+	// Fill past the first chunk: the file grows a chunk at a time.
+	for i := 2; i < 3000; i++ {
+		_, end, err = l.Append(TypeRedo, payload(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.WaitDurable(end); err != nil {
+		t.Fatal(err)
+	}
+	if mem.Size()%zeroChunk != dataStart%zeroChunk || int64(l.durable.Load()) > mem.Size() {
+		t.Fatalf("file size %d after %d bytes of records", mem.Size(), l.durable.Load())
+	}
+	crashed := mem.Crash(rand.New(rand.NewSource(5)), true)
+	l.Close()
+	got, l2 := replayAll(t, crashed)
+	if len(got) != 2999 {
+		t.Fatalf("replayed %d records, want 2999", len(got))
+	}
+	for i, p := range got {
+		if !bytes.Equal(p, payload(i+1)) {
+			t.Fatalf("record %d differs", i)
+		}
+	}
+	// Reopened with records up to the file's end: appends after them keep
+	// them (zeros only past the file's size).
+	oldEnd := (int64(dataStart) + int64(end)) / blockSize * blockSize
+	before := make([]byte, oldEnd-dataStart)
+	if err := crashed.ReadAt(before, dataStart); err != nil {
+		t.Fatal(err)
+	}
+	for i := 3000; i < 3100; i++ {
+		_, end, err = l2.Append(TypeRedo, payload(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l2.WaitDurable(end); err != nil {
+		t.Fatal(err)
+	}
+	l2.Close()
+	after := make([]byte, len(before))
+	if err := crashed.ReadAt(after, dataStart); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(before, after) {
+		t.Fatal("the records written before reopening changed")
+	}
+	got, l3 := replayAll(t, crashed)
+	defer l3.Close()
+	if len(got) != 100 {
+		t.Fatalf("replayed %d records appended after reopening, want 100", len(got))
+	}
+}
