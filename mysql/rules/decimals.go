@@ -564,7 +564,7 @@ func gridLiterals(e sql.Expression) sql.Expression {
 		if lit, ok = exactLiteral(litE); !ok {
 			return nil
 		}
-		op = map[string]string{"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}[op]
+		op = mirrored(op)
 	}
 	k, ok := gridColumn(col)
 	if !ok || onGrid(lit, k) {

@@ -240,7 +240,7 @@ func inRangeLiterals(e sql.Expression) sql.Expression {
 		if lit, ok = numberLiteral(litE); !ok {
 			return nil
 		}
-		op = map[string]string{"=": "=", "<=>": "<=>", "<": ">", "<=": ">=", ">": "<", ">=": "<="}[op]
+		op = mirrored(op)
 	}
 	r, ok := intRangeOf(col)
 	if !ok {

@@ -40,6 +40,22 @@ func comparedOperands(e sql.Expression) (l, r sql.Expression, ok bool) {
 	return cmp.Left(), cmp.Right(), true
 }
 
+// mirrored is the comparison operator op with its operands swapped
+// (a < b is b > a).
+func mirrored(op string) string {
+	switch op {
+	case "<":
+		return ">"
+	case "<=":
+		return ">="
+	case ">":
+		return "<"
+	case ">=":
+		return "<="
+	}
+	return op // =, <=>
+}
+
 func comparisonOp(e sql.Expression) (string, bool) {
 	switch e.(type) {
 	case *expression.Equals:
