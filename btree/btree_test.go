@@ -1,8 +1,8 @@
 package btree
 
 import (
-	"encoding/binary"
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math/rand"
 	"sort"

@@ -553,18 +553,9 @@ func gridLiterals(e sql.Expression) sql.Expression {
 		}
 		return expression.NewBetween(b.Val, gridLiteral(lo.RoundCeil(k.scale), b.Val), gridLiteral(hi.RoundFloor(k.scale), b.Val))
 	}
-	op, ok := comparisonOp(e)
+	op, col, lit, ok := literalOperand(e, exactLiteral)
 	if !ok || op == "<=>" {
 		return nil
-	}
-	col, litE, _ := comparedOperands(e)
-	lit, ok := exactLiteral(litE)
-	if !ok {
-		col, litE = litE, col
-		if lit, ok = exactLiteral(litE); !ok {
-			return nil
-		}
-		op = mirrored(op)
 	}
 	k, ok := gridColumn(col)
 	if !ok || onGrid(lit, k) {

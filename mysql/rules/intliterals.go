@@ -139,22 +139,14 @@ func numberLiteral(e sql.Expression) (decimal.Decimal, bool) {
 		return decimal.Decimal{}, false
 	}
 	switch v := l.Value().(type) {
-	case float64:
-		if math.IsInf(v, 0) || math.IsNaN(v) {
-			return decimal.Decimal{}, false
-		}
-		return decimal.NewFromFloat(v), true
-	case float32:
-		return decimal.NewFromFloat32(v), true
 	case string:
-		s := strings.TrimSpace(v)
-		if s == "" || strings.ContainsAny(s, "eE") {
+		if s := strings.TrimSpace(v); s == "" || strings.ContainsAny(s, "eE") {
 			return decimal.Decimal{}, false
 		}
-		d, err := decimal.NewFromString(s)
-		return d, err == nil
+	case []byte, decimal.NullDecimal:
+		return decimal.Decimal{}, false
 	}
-	return exactLiteral(e)
+	return decimalOf(l.Value())
 }
 
 // side places x against the range: -1 below it, 1 above, 0 inside.
@@ -229,18 +221,9 @@ func inRangeLiterals(e sql.Expression) sql.Expression {
 		}
 		return expression.NewInTuple(x.Left(), expression.NewTuple(keep...))
 	}
-	op, ok := comparisonOp(e)
+	op, col, lit, ok := literalOperand(e, numberLiteral)
 	if !ok {
 		return nil
-	}
-	col, litE, _ := comparedOperands(e)
-	lit, ok := numberLiteral(litE)
-	if !ok {
-		col, litE = litE, col
-		if lit, ok = numberLiteral(litE); !ok {
-			return nil
-		}
-		op = mirrored(op)
 	}
 	r, ok := intRangeOf(col)
 	if !ok {

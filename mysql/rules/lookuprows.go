@@ -3,7 +3,7 @@ package rules
 import (
 	"fmt"
 	"io"
-	"math/big"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,7 +40,7 @@ func lookupRows(ctx *sql.Context, ita *plan.IndexedTableAccess, row sql.Row) (sq
 		return nil, err
 	}
 	if !ita.IsStatic() {
-		if lookup.IsEmptyRange, err = emptyLookup(ctx, ita, row); err != nil {
+		if lookup.IsEmptyRange, err = emptyLookup(ctx, ita, row, lookup.IsEmptyRange); err != nil {
 			return nil, err
 		}
 	}
@@ -54,10 +54,21 @@ func lookupRows(ctx *sql.Context, ita *plan.IndexedTableAccess, row sql.Row) (sq
 // index column's type, truncating or clamping it, so a key no value of
 // the column equals (1.50 against an INT column, -1 against an UNSIGNED
 // one) found the rows of another (RULE-86).
-func emptyLookup(ctx *sql.Context, ita *plan.IndexedTableAccess, row sql.Row) (bool, error) {
+func emptyLookup(ctx *sql.Context, ita *plan.IndexedTableAccess, row sql.Row, marked bool) (bool, error) {
 	mask := ita.NullMask()
 	colTypes := ita.Index().ColumnExpressionTypes()
-	for i, e := range ita.Expressions() {
+	keys := ita.Expressions()
+	// The keys are evaluated again only when that can change the answer: a
+	// NULL key marked empty under a null-safe mask, or a key of another
+	// type than its numeric column (a lookup join's probe is a hot path).
+	check := marked && slices.Contains(mask, true)
+	for i, e := range keys {
+		check = check || i < len(colTypes) && mayNotFit(e.Type(), colTypes[i].Type)
+	}
+	if !check {
+		return marked, nil
+	}
+	for i, e := range keys {
 		v, err := e.Eval(ctx, row)
 		if err != nil {
 			return true, err
@@ -75,6 +86,12 @@ func emptyLookup(ctx *sql.Context, ita *plan.IndexedTableAccess, row sql.Row) (b
 	return false, nil
 }
 
+// mayNotFit reports whether a key of type k may hold a value no value of
+// column type t equals: t an exact number, k another type (or precision).
+func mayNotFit(k, t sql.Type) bool {
+	return types.IsNumber(t) && !types.IsFloat(t) && !k.Equals(t)
+}
+
 // keyFits reports whether number v equals some value of column type t
 // (anything that is not a number against a numeric column is left to
 // the lookup).
@@ -82,7 +99,7 @@ func keyFits(ctx *sql.Context, v any, t sql.Type) bool {
 	if !types.IsNumber(t) || types.IsFloat(t) {
 		return true
 	}
-	d, ok := keyNumber(v)
+	d, ok := exactNumber(v)
 	if !ok {
 		return true
 	}
@@ -90,26 +107,8 @@ func keyFits(ctx *sql.Context, v any, t sql.Type) bool {
 	if err != nil {
 		return false
 	}
-	c, ok := keyNumber(cv)
+	c, ok := exactNumber(cv)
 	return !ok || c.Equal(d)
-}
-
-// keyNumber is v as an exact DECIMAL when v is an integer or DECIMAL.
-func keyNumber(v any) (decimal.Decimal, bool) {
-	switch x := v.(type) {
-	case decimal.Decimal:
-		return x, true
-	case uint64:
-		return decimal.NewFromBigInt(new(big.Int).SetUint64(x), 0), true
-	}
-	if neg, mag, ok := intParts(v); ok {
-		d := decimal.NewFromBigInt(new(big.Int).SetUint64(mag), 0)
-		if neg {
-			d = d.Neg()
-		}
-		return d, true
-	}
-	return decimal.Decimal{}, false
 }
 
 // RULE-87 A hash join's probe of its built table (plan.HashLookup, after

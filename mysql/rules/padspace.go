@@ -40,6 +40,23 @@ func comparedOperands(e sql.Expression) (l, r sql.Expression, ok bool) {
 	return cmp.Left(), cmp.Right(), true
 }
 
+// literalOperand splits comparison e into its operator, its other operand
+// and its literal as read reads it, the literal on either side (the
+// operator mirrored when the literal is on the left).
+func literalOperand[T any](e sql.Expression, read func(sql.Expression) (T, bool)) (op string, other sql.Expression, lit T, ok bool) {
+	if op, ok = comparisonOp(e); !ok {
+		return "", nil, lit, false
+	}
+	l, r, _ := comparedOperands(e)
+	if lit, ok = read(r); ok {
+		return op, l, lit, true
+	}
+	if lit, ok = read(l); ok {
+		return mirrored(op), r, lit, true
+	}
+	return "", nil, lit, false
+}
+
 // mirrored is the comparison operator op with its operands swapped
 // (a < b is b > a).
 func mirrored(op string) string {
