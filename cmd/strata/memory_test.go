@@ -53,7 +53,7 @@ func TestRunawayStatementsUnderMemoryBudget(t *testing.T) {
 		if !errors.As(err, &me) || !containsCode(tc.codes, me.Number) {
 			t.Fatalf("%s: %v, want one of errors %v", tc.q, err, tc.codes)
 		}
-		t.Logf("%s: %v", tc.q, err)
+		t.Logf("%s: %v (peak RSS so far %d MiB)", tc.q, err, peakRSS(t, p.cmd.Process.Pid)>>20)
 		var n int
 		if err := c.QueryRow("SELECT (SELECT COUNT(*) FROM t) + (SELECT COUNT(*) FROM t2)").Scan(&n); err != nil || n != 200 {
 			t.Fatalf("after %q: %d rows, %v; want the 200 rows before it", tc.q, n, err)

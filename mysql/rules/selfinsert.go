@@ -111,7 +111,11 @@ func (m *materialized) RowIter(ctx *sql.Context, r sql.Row) (sql.RowIter, error)
 		return nil, err
 	}
 	defer it.Close(ctx)
-	var rows []sql.Row
+	// Rows are kept in chunks of a fixed size: one slice doubled as it
+	// grew allocated its new half all at once (192 MiB at 8M rows), past
+	// the budget between two checks.
+	var chunks [][]sql.Row
+	var n int
 	var size int64
 	for {
 		row, err := it.Next(ctx)
@@ -121,7 +125,7 @@ func (m *materialized) RowIter(ctx *sql.Context, r sql.Row) (sql.RowIter, error)
 		if err != nil {
 			return nil, err
 		}
-		if len(rows) >= memgov.MinRows && len(rows)%64 == 0 && memgov.Check() != nil { // RULE-22
+		if n >= memgov.MinRows && n%64 == 0 && memgov.Check() != nil { // RULE-22
 			return nil, ErrOutOfMemory()
 		}
 		size += rowSize(row)
@@ -129,9 +133,38 @@ func (m *materialized) RowIter(ctx *sql.Context, r sql.Row) (sql.RowIter, error)
 			return nil, mysql.NewSQLError(mysql.ERRecordFileFull, "HY000",
 				"The table '#sql-insert-select' is full (the rows INSERT ... SELECT reads from its own table exceed %d bytes)", limit)
 		}
-		rows = append(rows, row)
+		if n%materializeChunk == 0 {
+			chunks = append(chunks, make([]sql.Row, 0, materializeChunk))
+		}
+		chunks[len(chunks)-1] = append(chunks[len(chunks)-1], row)
+		n++
 	}
-	return sql.RowsToRowIter(rows...), nil
+	return &chunkedRows{chunks: chunks}, nil
+}
+
+const materializeChunk = 1024
+
+// chunkedRows hands out materialized's rows in order.
+type chunkedRows struct {
+	chunks [][]sql.Row
+	i      int
+}
+
+func (c *chunkedRows) Next(*sql.Context) (sql.Row, error) {
+	for len(c.chunks) > 0 {
+		if c.i < len(c.chunks[0]) {
+			c.i++
+			return c.chunks[0][c.i-1], nil
+		}
+		c.chunks[0] = nil // read rows become garbage as the insert goes
+		c.chunks, c.i = c.chunks[1:], 0
+	}
+	return nil, io.EOF
+}
+
+func (c *chunkedRows) Close(*sql.Context) error {
+	c.chunks = nil
+	return nil
 }
 
 // rowSize approximates a row's memory.
