@@ -50,6 +50,9 @@
 // bit, NULL, TRUE, an escaped or non-ASCII string, a charset
 // introducer), comments, user variables, '?' outside a string, double
 // quotes and more than one statement make the text fall back whole.
+// Parameter values are read without copies: a text statement's alias its
+// (immutable) text, a prepared statement's are copied once out of the
+// packet buffer the next packet reuses.
 // FP-6 Shapes are cached by statement text (prepared) or normalized text
 // (text), at most maxShapes of each; a shape names tables and columns,
 // which are resolved at every execution (the current database and the

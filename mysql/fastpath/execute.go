@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/mysql_db"
@@ -115,9 +116,14 @@ func (fp *Path) Prepared(goctx context.Context, c *mysql.Conn, prepare *mysql.Pr
 	}
 	params := make([]*querypb.BindVariable, n)
 	for i := range params {
-		if params[i] = prepare.BindVars["v"+strconv.Itoa(i+1)]; params[i] == nil {
+		bv := prepare.BindVars["v"+strconv.Itoa(i+1)]
+		if bv == nil {
 			return nil, false, nil
 		}
+		// The values are slices of the connection's packet buffer, which
+		// the next packet overwrites: copied once here, as bindParam
+		// reads parameters without a copy (FP-5).
+		params[i] = &querypb.BindVariable{Type: bv.Type, Value: bytes.Clone(bv.Value)}
 	}
 	return fp.run(goctx, c, sh, params, rows)
 }
@@ -796,7 +802,10 @@ func bindValue(bv *querypb.BindVariable, typ sql.Type) (any, bool) { return bind
 func bindStored(bv *querypb.BindVariable, typ sql.Type) (any, bool) { return bindParam(bv, typ, false) }
 
 func bindParam(bv *querypb.BindVariable, typ sql.Type, compared bool) (any, bool) {
-	v := string(bv.Value)
+	// Parameter values are never written after they are made (a text
+	// statement's alias its text, a prepared statement's are copies,
+	// FP-5): the string shares their bytes.
+	v := unsafe.String(unsafe.SliceData(bv.Value), len(bv.Value))
 	switch {
 	case types.IsInteger(typ):
 		switch {

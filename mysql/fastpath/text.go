@@ -3,6 +3,7 @@ package fastpath
 import (
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/dolthub/vitess/go/sqltypes"
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
@@ -72,7 +73,7 @@ func normalize(q string, buf []byte) (norm []byte, params []*querypb.BindVariabl
 				return nil, nil, false // its charset is the connection's
 			}
 			norm = append(norm, '?')
-			params = append(params, &querypb.BindVariable{Type: sqltypes.VarChar, Value: []byte(s)})
+			params = append(params, &querypb.BindVariable{Type: sqltypes.VarChar, Value: textBytes(s)})
 			i, prev = j+1, prevString
 			continue
 		case ch >= '0' && ch <= '9':
@@ -199,16 +200,21 @@ func integerParam(digits string, neg bool) (*querypb.BindVariable, bool) {
 		text = "-" + digits
 	}
 	if _, err := strconv.ParseInt(text, 10, 64); err == nil {
-		return &querypb.BindVariable{Type: sqltypes.Int64, Value: []byte(text)}, true
+		return &querypb.BindVariable{Type: sqltypes.Int64, Value: textBytes(text)}, true
 	}
 	if neg {
 		return nil, false
 	}
 	if _, err := strconv.ParseUint(text, 10, 64); err == nil {
-		return &querypb.BindVariable{Type: sqltypes.Uint64, Value: []byte(text)}, true
+		return &querypb.BindVariable{Type: sqltypes.Uint64, Value: textBytes(text)}, true
 	}
 	return nil, false
 }
+
+// textBytes is s as the bytes of a parameter's value, without a copy: a
+// text statement's parameters are read only (bindParam reads them back as
+// strings, FP-5), and the statement's text is an immutable string.
+func textBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -240,5 +246,5 @@ func decimalParam(q string, i, dot int, neg bool) (int, *querypb.BindVariable, b
 	if neg {
 		text = "-" + text
 	}
-	return j, &querypb.BindVariable{Type: sqltypes.Decimal, Value: []byte(text)}, true
+	return j, &querypb.BindVariable{Type: sqltypes.Decimal, Value: textBytes(text)}, true
 }
