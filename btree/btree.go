@@ -52,6 +52,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"strata/bufpool"
@@ -225,9 +226,11 @@ func (tr Tree) splitInsert(t *mtr.Mtr, a Allocator, path []step, depth, pos int,
 		return err
 	}
 	n := node(pg)
-	cells := n.cells()
-	cells = append(cells[:pos], append([]cell{c}, cells[pos:]...)...)
-	lo, hi := n.fences()
+	scratch := splitScratches.Get().(*splitScratch)
+	defer splitScratches.Put(scratch) // after the parents' splits, which read sep
+	cells, lo, hi := n.cellsIn(scratch)
+	cells = slices.Insert(cells, pos, c)
+	scratch.cells = cells
 	level, leftmost := n.level(), n.leftmost()
 	if cellsBytes(cells) <= capacityFor(lo, hi) {
 		n.build(id, tr.Keyspace, level, leftmost, lo, hi, cells)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"sync"
 
 	"strata/page"
 )
@@ -196,6 +197,33 @@ func (n node) cells() []cell {
 		out[i] = cell{append([]byte(nil), k...), append([]byte(nil), v...), n.isOvf(i)}
 	}
 	return out
+}
+
+// splitScratch holds a copy of a node being split and the cells that
+// point into it: a split reads every cell of a page it then rewrites in
+// place, and one page copy replaces two allocations per cell.
+type splitScratch struct {
+	page  [page.Size]byte
+	cells []cell
+}
+
+var splitScratches = sync.Pool{New: func() any { return new(splitScratch) }}
+
+// cellsIn is cells() without copies of keys and values: the cells (and
+// the fences) point into s's copy of n, valid until s is put back.
+func (n node) cellsIn(s *splitScratch) ([]cell, fence, fence) {
+	c := node(s.page[:len(n)])
+	copy(c, n)
+	out := s.cells[:0]
+	for i := range c.nslots() {
+		k, v := c.cellAt(c.slot(i))
+		out = append(out, cell{k, v, c.isOvf(i)})
+	}
+	s.cells = out
+	var lo, hi fence
+	lo.key, lo.inf = c.lowFence()
+	hi.key, hi.inf = c.highFence()
+	return out, lo, hi
 }
 
 type fence struct {
