@@ -28,7 +28,7 @@ const (
 	costLookup = 5.0  // a lookup join's probe: go-mysql-server builds an index iterator, one descent
 	costCPU    = 0.05 // evaluating a predicate or emitting a row
 	costBuild  = 1.5  // inserting a row into a hash table
-	costProbe  = 2.5  // a hash join's probe: go-mysql-server builds an iterator over the matches
+	costProbe  = 1.5  // a hash join's probe: a key and a bucket lookup (rules RULE-87)
 
 	// PL-2
 	selEqual = 0.1
