@@ -25,7 +25,7 @@ type Statistics interface {
 const (
 	costRow    = 1.0  // a row read in key order
 	costFetch  = 2.0  // a primary-key lookup behind a secondary-index entry
-	costLookup = 5.0  // a lookup join's probe: go-mysql-server builds an index iterator, one descent
+	costLookup = 6.5  // a lookup join's probe: go-mysql-server builds an index iterator, one descent
 	costCPU    = 0.05 // evaluating a predicate or emitting a row
 	costBuild  = 1.5  // inserting a row into a hash table
 	costProbe  = 1.5  // a hash join's probe: a key and a bucket lookup (rules RULE-87)
