@@ -875,13 +875,16 @@ func decodeColumns(ctx context.Context, b []byte, cols []colCodec, dst sql.Row, 
 // the start of b (CODEC-4).
 func (c *colCodec) skipValue(b []byte) (int, error) {
 	switch c.kind {
-	case kInt, kYear, kTime, kTimespan:
-		if _, k := binary.Varint(b); k > 0 {
-			return k, nil
-		}
-	case kUint, kEnum, kSet, kBit:
-		if _, k := binary.Uvarint(b); k > 0 {
-			return k, nil
+	case kInt, kYear, kTime, kTimespan, kUint, kEnum, kSet, kBit:
+		// A varint ends at its first byte below 0x80; a tenth byte above 1
+		// overflows 64 bits (binary.Uvarint's limits, without decoding).
+		for i := 0; i < len(b) && i < binary.MaxVarintLen64; i++ {
+			if b[i] < 0x80 {
+				if i == binary.MaxVarintLen64-1 && b[i] > 1 {
+					break
+				}
+				return i + 1, nil
+			}
 		}
 	case kFloat32:
 		if len(b) >= 4 {

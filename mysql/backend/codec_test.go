@@ -3,6 +3,7 @@ package backend
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand"
@@ -302,6 +303,34 @@ func TestArenaValuesStay(t *testing.T) {
 	for i, s := range strs {
 		if strings.Contains(s, "X") || (len(s) > 0 && (s[0] < 'a' || s[0] > 'z')) {
 			t.Fatalf("string %d overwritten: %.20q", i, s)
+		}
+	}
+}
+
+// TestSkipVarintMatchesDecode: skipValue's varint skip (no decoding)
+// accepts and measures exactly what binary.Uvarint does, overflow and
+// truncation included.
+func TestSkipVarintMatchesDecode(t *testing.T) {
+	inputs := [][]byte{{}, {0x80}, {0x7f}, {0x80, 0x01}}
+	for _, v := range []uint64{0, 1, 127, 128, 300, 1 << 35, math.MaxUint64} {
+		inputs = append(inputs, binary.AppendUvarint(nil, v))
+	}
+	over := bytes.Repeat([]byte{0xff}, 9)
+	inputs = append(inputs, append(append([]byte{}, over...), 0x01), append(append([]byte{}, over...), 0x02), bytes.Repeat([]byte{0x80}, 11))
+	for _, k := range []kind{kInt, kUint, kTime} {
+		c := &colCodec{kind: k}
+		for _, in := range inputs {
+			_, want := binary.Uvarint(in)
+			got, err := c.skipValue(in)
+			if want <= 0 {
+				if err == nil {
+					t.Fatalf("kind %v: % x skipped %d bytes; binary.Uvarint refuses it", k, in, got)
+				}
+				continue
+			}
+			if err != nil || got != want {
+				t.Fatalf("kind %v: % x: skip %d, %v; binary.Uvarint reads %d", k, in, got, err, want)
+			}
 		}
 	}
 }
