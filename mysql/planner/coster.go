@@ -27,7 +27,7 @@ const (
 	costFetch  = 2.0  // a primary-key lookup behind a secondary-index entry
 	costLookup = 6.5  // a lookup join's probe: go-mysql-server builds an index iterator, one descent
 	costCPU    = 0.05 // evaluating a predicate or emitting a row
-	costBuild  = 1.5  // inserting a row into a hash table
+	costBuild  = 2.0  // inserting a row into a hash table: its key, the map, the bucket
 	costProbe  = 1.5  // a hash join's probe: a key and a bucket lookup (rules RULE-87)
 
 	// PL-2

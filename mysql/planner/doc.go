@@ -27,7 +27,10 @@
 // 6.5 (go-mysql-server builds an index iterator for every outer row; in
 // a profile of exists-returned, 36,000 probes took ~47 ms, 1.3 us each,
 // against ~200 ns per row of a scan; at 5 it kept that query's lookup
-// join, 109-111 ms, where a hash join takes 93-95). A hash join pays 1.5 per row to build its right side
+// join, 109-111 ms, where a hash join takes 93-95). A hash join pays 2
+// per row to build its right side (its key, a map insert, the bucket's
+// append; at 1.5, tied with the probe, segment-country-report built on
+// 62,000 orders rather than 10,000 customers: 111-114 ms, 98 ms at 2)
 // and 1.5 per probe with its left (2.5 while go-mysql-server built an
 // iterator over the matches per outer row; rules RULE-87 hands out the
 // bucket itself: join3 96 -> 80 ms, segment-country 120 -> 110 ms as
