@@ -115,6 +115,7 @@ func (fp *Path) Prepared(goctx context.Context, c *mysql.Conn, prepare *mysql.Pr
 		return nil, false, nil
 	}
 	params := make([]*querypb.BindVariable, n)
+	copies := make([]querypb.BindVariable, n)
 	for i := range params {
 		bv := prepare.BindVars["v"+strconv.Itoa(i+1)]
 		if bv == nil {
@@ -123,7 +124,8 @@ func (fp *Path) Prepared(goctx context.Context, c *mysql.Conn, prepare *mysql.Pr
 		// The values are slices of the connection's packet buffer, which
 		// the next packet overwrites: copied once here, as bindParam
 		// reads parameters without a copy (FP-5).
-		params[i] = &querypb.BindVariable{Type: bv.Type, Value: bytes.Clone(bv.Value)}
+		copies[i].Type, copies[i].Value = bv.Type, bytes.Clone(bv.Value)
+		params[i] = &copies[i]
 	}
 	return fp.run(goctx, c, sh, params, rows)
 }
