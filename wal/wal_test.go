@@ -218,29 +218,32 @@ func BenchmarkAppendSync(b *testing.B) {
 // before the first group lands (so commits overwrite written blocks); the
 // zeros read as the log's end after a crash, and reopening a log whose
 // file ends inside the first lap zeroes only past its records.
-func TestZeroesAheadOfTheFirstLap(t *testing.T) {
-	mem := volume.NewMem("log", volume.MemOptions{})
-	l := openFresh(t, mem, 32<<20)
-	_, end, err := l.Append(TypeRedo, payload(1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := l.WaitDurable(end); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := mem.Size(), int64(dataStart+zeroChunk); got != want {
-		t.Fatalf("file size after the first group %d, want %d (zeroed a chunk ahead)", got, want)
-	}
-	// Fill past the first chunk (large groups extend the file themselves).
-	for i := 2; i < 3000; i++ {
-		_, end, err = l.Append(TypeRedo, payload(i))
-		if err != nil {
+// appendDurable appends payload(from) .. payload(to-1) and waits until
+// they are durable; it returns the end of the last.
+func appendDurable(t *testing.T, l *Log, from, to int) page.LSN {
+	t.Helper()
+	var end page.LSN
+	for i := from; i < to; i++ {
+		var err error
+		if _, end, err = l.Append(TypeRedo, payload(i)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if err := l.WaitDurable(end); err != nil {
 		t.Fatal(err)
 	}
+	return end
+}
+
+func TestZeroesAheadOfTheFirstLap(t *testing.T) {
+	mem := volume.NewMem("log", volume.MemOptions{})
+	l := openFresh(t, mem, 32<<20)
+	appendDurable(t, l, 1, 2)
+	if got, want := mem.Size(), int64(dataStart+zeroChunk); got != want {
+		t.Fatalf("file size after the first group %d, want %d (zeroed a chunk ahead)", got, want)
+	}
+	// Fill past the first chunk (large groups extend the file themselves).
+	end := appendDurable(t, l, 2, 3000)
 	if mem.Size() < dataStart+int64(l.durable.Load()) {
 		t.Fatalf("file size %d after %d bytes of records", mem.Size(), l.durable.Load())
 	}
@@ -262,15 +265,7 @@ func TestZeroesAheadOfTheFirstLap(t *testing.T) {
 	if err := crashed.ReadAt(before, dataStart); err != nil {
 		t.Fatal(err)
 	}
-	for i := 3000; i < 3100; i++ {
-		_, end, err = l2.Append(TypeRedo, payload(i))
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := l2.WaitDurable(end); err != nil {
-		t.Fatal(err)
-	}
+	appendDurable(t, l2, 3000, 3100)
 	l2.Close()
 	after := make([]byte, len(before))
 	if err := crashed.ReadAt(after, dataStart); err != nil {
