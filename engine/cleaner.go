@@ -10,7 +10,12 @@ import (
 const (
 	cleanerTick  = 100 * time.Millisecond
 	cleanerBatch = 16 // pages per write batch: small, so reads interleave
-	readYield    = 5 * time.Millisecond
+	// hurryBatch is the batch while the log is past its high watermark or
+	// the plan is urgent: what a sync costs is paid per batch, and reads
+	// wait less than commits will if the log fills (IO-2). 64 pages fill
+	// the doublewrite area.
+	hurryBatch = 64
+	readYield  = 5 * time.Millisecond
 )
 
 // pageCleaner writes dirty pages, oldest first, at the rate the governor
@@ -45,7 +50,11 @@ func (db *DB) pageCleaner() {
 			// BP-9: cold pages first when frames are short (urgent for dirty
 			// pages), unless the checkpoint needs the oldest.
 			cold := plan.Urgent && float64(db.log.Used()) < iogov.HighLogFill*float64(db.log.Capacity())
-			wrote, err = db.pool.FlushOldestPaced(int(owed), cleanerBatch, cold, func(n int) bool {
+			batch := cleanerBatch
+			if plan.Hurry {
+				batch = hurryBatch
+			}
+			wrote, err = db.pool.FlushOldestPaced(int(owed), batch, cold, func(n int) bool {
 				select {
 				case <-db.stop:
 					return false

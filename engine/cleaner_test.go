@@ -134,3 +134,48 @@ func value(k, v int) []byte { return bytes.Repeat([]byte(fmt.Sprintf("%d.%d;", k
 
 // burstPages mirrors iogov's burst: 100 ms of the rate, at least 16.
 func burstPages(rate float64) int { return max(16, int(rate/10)) }
+
+// TestCommitCheckpointFlushesWhatIsShort: a commit that finds the log 7/8
+// full flushes the oldest pages until the log is back to 3/4 full (EN-5),
+// not half of it; commits queued behind it look again under the lock and
+// flush nothing once there is room (each flushing another half wrote
+// nearly every dirty page while all commits waited). The limiter runs at 1
+// page/s and the log stays below the urgent fill, so the page cleaner does
+// not move the log meanwhile.
+func TestCommitCheckpointFlushesWhatIsShort(t *testing.T) {
+	db, err := Open(Options{Dir: t.TempDir(), BufferPoolBytes: 64 << 20, LogCapacity: 8 << 20, IOLimiter: "1"})
+	must(t, err)
+	defer db.Close()
+	ks, err := db.CreateKeyspace("t")
+	must(t, err)
+	capacity := db.log.Capacity()
+	for k := 0; db.log.Used() < capacity*7/10; {
+		tx := db.Begin()
+		for i := 0; i < 20; i, k = i+1, k+1 { // ascending keys: pages dirtied in log order
+			must(t, tx.Put(ks, []byte(fmt.Sprintf("k%08d", k)), value(k, 1)))
+		}
+		must(t, tx.Commit())
+	}
+	used := db.log.Used()
+	need := capacity*7/8 - used + 64<<10
+	flushed := db.pool.Stats().PagesFlushed
+	must(t, db.makeLogSpace(need))
+	after, wrote := db.log.Used(), db.pool.Stats().PagesFlushed-flushed
+	t.Logf("log %d -> %d of %d bytes, need %d, %d pages written", used, after, capacity, need, wrote)
+	if after+need > capacity*3/4 {
+		t.Fatalf("log at %d bytes after the commit's checkpoint: %d more do not fit under 3/4 of %d", after, need, capacity)
+	}
+	if after+need < capacity*3/4-capacity/16 {
+		t.Fatalf("log at %d bytes after the commit's checkpoint: it flushed far past 3/4 of %d (need %d)", after, capacity, need)
+	}
+	if wrote == 0 {
+		t.Fatal("no page written")
+	}
+	// The next commit in the queue finds room and writes nothing (the
+	// cleaner may write one limiter burst meanwhile).
+	flushed = db.pool.Stats().PagesFlushed
+	must(t, db.makeLogSpace(need))
+	if again := db.pool.Stats().PagesFlushed - flushed; again > int64(burstPages(1))+1 {
+		t.Fatalf("a commit behind the first wrote %d more pages with room in the log", again)
+	}
+}
