@@ -55,6 +55,7 @@ func (tb *Table) ModifyColumn(ctx *sql.Context, name string, col *sql.Column, or
 		}
 	}
 	b := tb.t.db.b
+	defer b.lockTable(tb.t.def.ID)() // MDL-3
 	b.ddl.Lock()
 	defer b.ddl.Unlock()
 	t, err := tb.current()
@@ -105,11 +106,13 @@ func (tb *Table) RewriteInserter(ctx *sql.Context, oldSch, newSch sql.PrimaryKey
 		}
 	}
 	b := tb.t.db.b
+	unlockTable := b.lockTable(tb.t.def.ID) // MDL-3: held until the rewriter ends
 	b.ddl.Lock()
 	unlock := true
 	defer func() {
 		if unlock {
 			b.ddl.Unlock()
+			unlockTable()
 		}
 	}()
 	old, err := tb.current()
@@ -137,7 +140,8 @@ func (tb *Table) RewriteInserter(ctx *sql.Context, oldSch, newSch sql.PrimaryKey
 	if err != nil {
 		return nil, err
 	}
-	rw := &rewriter{b: b, old: old, def: def, mdl: mdl}
+	rw := &rewriter{b: b, old: old, def: def, mdl: mdl, unlockTable: unlockTable}
+	unlock = false // the rewriter holds the locks now: abort, Close or DiscardChanges releases them
 	if err := b.createKeyspaces(def); err != nil {
 		rw.abort()
 		return nil, err
@@ -150,7 +154,6 @@ func (tb *Table) RewriteInserter(ctx *sql.Context, oldSch, newSch sql.PrimaryKey
 	rw.nt.ctr.autoNext, rw.nt.ctr.autoInit = old.ctr.autoNext, old.ctr.autoInit
 	old.ctr.mu.Unlock()
 	rw.nt.ctr.rowsCounted = true
-	unlock = false // held until Close or DiscardChanges
 	return rw, nil
 }
 
@@ -268,14 +271,16 @@ func renamesKept(cur sql.Schema, newSch sql.PrimaryKeySchema, oldCol, newCol *sq
 
 // rewriter is the RowInserter of a table rewrite.
 type rewriter struct {
-	b    *Backend
-	old  *table
-	def  *tableDef
-	nt   *table
-	mdl  *engine.Tx
-	tx   *engine.Tx
-	n    int
-	done bool
+	b   *Backend
+	old *table
+	def *tableDef
+	nt  *table
+	mdl *engine.Tx
+	// unlockTable releases the old table's DDL lock (MDL-3), after ddl.
+	unlockTable func()
+	tx          *engine.Tx
+	n           int
+	done        bool
 }
 
 const rewriteBatch = 1000
@@ -319,6 +324,7 @@ func (rw *rewriter) abort() {
 	rw.b.dropKeyspaces(rw.def)
 	rw.mdl.Rollback()
 	rw.b.ddl.Unlock()
+	rw.unlockTable()
 }
 
 // Close publishes the rewritten table (ALT-3).
@@ -349,5 +355,6 @@ func (rw *rewriter) Close(ctx *sql.Context) error {
 	err := rw.old.dropKeyspaces()
 	rw.mdl.Rollback()
 	rw.b.ddl.Unlock()
+	rw.unlockTable()
 	return err
 }

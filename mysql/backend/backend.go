@@ -40,6 +40,9 @@ type Backend struct {
 
 	ddl sync.Mutex // serializes DDL and catalog writes
 
+	tableDDLMu sync.Mutex
+	tableDDL   map[uint32]*sync.Mutex // per-table DDL locks (MDL-3), by table id
+
 	mu      sync.RWMutex
 	dbs     map[string]*Database // by lower-case name
 	nextTID uint32

@@ -48,6 +48,26 @@ func (d *Database) lookup(name string) *table {
 	return d.tables[strings.ToLower(name)]
 }
 
+// lockNamed takes the DDL lock of the table called name, if there is one,
+// then ddl (MDL-3), and returns the table (nil if none) with both held.
+func (d *Database) lockNamed(name string) (*table, func()) {
+	for {
+		t := d.lookup(name)
+		unlockTable := func() {}
+		if t != nil {
+			unlockTable = d.b.lockTable(t.def.ID)
+		}
+		d.b.ddl.Lock()
+		cur := d.lookup(name)
+		if cur == nil || (t != nil && cur.def.ID == t.def.ID) {
+			return cur, func() { d.b.ddl.Unlock(); unlockTable() }
+		}
+		// Created or rewritten (a new id) since the lookup: lock that one.
+		d.b.ddl.Unlock()
+		unlockTable()
+	}
+}
+
 // GetTableInsensitive implements sql.Database.
 func (d *Database) GetTableInsensitive(ctx *sql.Context, name string) (sql.Table, bool, error) {
 	if s, err := sessionOf(ctx); err == nil {
@@ -191,9 +211,8 @@ func (d *Database) DropTable(ctx *sql.Context, name string) error {
 
 // dropTable drops table name (only if its id is id, when id is not 0).
 func (d *Database) dropTable(s *Session, name string, id uint32) error {
-	d.b.ddl.Lock()
-	defer d.b.ddl.Unlock()
-	t := d.lookup(name)
+	t, unlock := d.lockNamed(name)
+	defer unlock()
 	if t == nil || (id != 0 && t.def.ID != id) {
 		return sql.ErrTableNotFound.New(name)
 	}
@@ -216,9 +235,8 @@ func (d *Database) RenameTable(ctx *sql.Context, oldName, newName string) error 
 	if s, err := sessionOf(ctx); err == nil && s.temporary(d.name, oldName) != nil {
 		return errTempNotSupported
 	}
-	d.b.ddl.Lock()
-	defer d.b.ddl.Unlock()
-	t := d.lookup(oldName)
+	t, unlock := d.lockNamed(oldName)
+	defer unlock()
 	if t == nil {
 		return sql.ErrTableNotFound.New(oldName)
 	}

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -26,6 +27,16 @@ import (
 // takes that lock exclusively: it waits for open writers of the table to
 // finish and holds new ones back, so an index build never misses a row
 // written by a transaction that commits later.
+// MDL-3 CREATE INDEX builds without the backend's DDL lock (ddl): it holds
+// the table's own DDL lock (lockTable) and its exclusive metadata lock,
+// and takes ddl only to check the table and reserve the index, then to
+// publish it, checking the table is still the one it built from (else
+// 1412, ER_TABLE_DEF_CHANGED). Index builds on different tables run in
+// parallel (sysbench prepare and parallel restores build one per table at
+// once). Lock order: table DDL lock, then ddl, then metadata locks; every
+// DDL that waits for a table's metadata lock while holding ddl takes that
+// table's DDL lock first, so it waits for a build before ddl, not while
+// holding what the build needs to publish.
 
 // Index prefix lengths (IX-n):
 //
@@ -38,6 +49,25 @@ import (
 // Reversible; rules RULE-18). A primary key part takes no prefix length.
 
 func mdlKey(id uint32) []byte { return []byte(fmt.Sprintf("mdl/%d", id)) }
+
+// erTableDefChanged is MySQL's ER_TABLE_DEF_CHANGED (vitess names no 1412).
+const erTableDefChanged = 1412
+
+// lockTable takes table id's DDL lock (MDL-3) and returns its release.
+func (b *Backend) lockTable(id uint32) (unlock func()) {
+	b.tableDDLMu.Lock()
+	if b.tableDDL == nil {
+		b.tableDDL = map[uint32]*sync.Mutex{}
+	}
+	m := b.tableDDL[id]
+	if m == nil {
+		m = new(sync.Mutex)
+		b.tableDDL[id] = m
+	}
+	b.tableDDLMu.Unlock()
+	m.Lock()
+	return m.Unlock
+}
 
 // exclusiveMDL returns a transaction holding table t's metadata lock
 // exclusively; the caller rolls it back to release it.
@@ -63,6 +93,7 @@ func (tb *Table) current() (*table, error) {
 // publishes it (a catalog-only change: no rows move).
 func (tb *Table) alterDef(ctx *sql.Context, change func(def *tableDef) error) error {
 	b := tb.t.db.b
+	defer b.lockTable(tb.t.def.ID)() // MDL-3
 	b.ddl.Lock()
 	defer b.ddl.Unlock()
 	t, err := tb.current()
@@ -78,8 +109,8 @@ func (tb *Table) alterDef(ctx *sql.Context, change func(def *tableDef) error) er
 }
 
 // CreateIndex implements sql.IndexAlterableTable: the index is built from
-// the table's rows in batches while writers are held off (MDL-2), then
-// published in the catalog.
+// the table's rows in batches while writers are held off (MDL-2), without
+// the backend's DDL lock (MDL-3), then published in the catalog.
 func (tb *Table) CreateIndex(ctx *sql.Context, def sql.IndexDef) error {
 	switch def.Constraint {
 	case sql.IndexConstraint_None, sql.IndexConstraint_Unique:
@@ -94,8 +125,14 @@ func (tb *Table) CreateIndex(ctx *sql.Context, def sql.IndexDef) error {
 			return err
 		}
 	}
+	defer b.lockTable(tb.t.def.ID)() // MDL-3
 	b.ddl.Lock()
-	defer b.ddl.Unlock()
+	ddlHeld := true
+	defer func() {
+		if ddlHeld {
+			b.ddl.Unlock()
+		}
+	}()
 	t, err := tb.current()
 	if err != nil {
 		return err
@@ -138,10 +175,21 @@ func (tb *Table) CreateIndex(ctx *sql.Context, def sql.IndexDef) error {
 	if err != nil {
 		return err
 	}
+	b.ddl.Unlock() // MDL-3: build with only this table's locks
+	ddlHeld = false
 	ix := &index{t: t, def: nd, cols: nd.Columns, ks: ks}
 	if err := backfill(ctx, b.db, t, ix); err != nil {
 		b.db.DropKeyspace(ksName)
 		return err
+	}
+	b.ddl.Lock()
+	ddlHeld = true
+	if cur, err := tb.current(); err != nil || cur != t {
+		b.db.DropKeyspace(ksName)
+		if err != nil {
+			return err
+		}
+		return mysql.NewSQLError(erTableDefChanged, "HY000", "Table definition has changed, please retry transaction")
 	}
 	if _, err := t.db.replaceTable(ctx, t, ndef); err != nil {
 		b.db.DropKeyspace(ksName)
@@ -251,8 +299,14 @@ func (e *buildEntries) reset() {
 	e.arena, e.starts, e.plen = e.arena[:0], e.starts[:0], e.plen[:0]
 }
 
+// backfillHook, if set (tests), runs as a build starts.
+var backfillHook func(t *table)
+
 // backfill writes ix's entry for every row of t (IX-2).
 func backfill(ctx *sql.Context, db *engine.DB, t *table, ix *index) error {
+	if backfillHook != nil {
+		backfillHook(t)
+	}
 	const scanBatch = 2000
 	var from []byte
 	row := make(sql.Row, len(t.cols))
@@ -427,6 +481,7 @@ func (tb *Table) DropIndex(ctx *sql.Context, name string) error {
 			return err
 		}
 	}
+	defer b.lockTable(tb.t.def.ID)() // MDL-3
 	b.ddl.Lock()
 	defer b.ddl.Unlock()
 	t, err := tb.current()
@@ -479,6 +534,7 @@ func (tb *Table) RenameIndex(ctx *sql.Context, from, to string) error {
 			return err
 		}
 	}
+	defer b.lockTable(tb.t.def.ID)() // MDL-3
 	b.ddl.Lock()
 	defer b.ddl.Unlock()
 	t, err := tb.current()
@@ -521,6 +577,7 @@ func (tb *Table) Truncate(ctx *sql.Context) (int, error) {
 			return 0, err
 		}
 	}
+	defer b.lockTable(tb.t.def.ID)() // MDL-3
 	b.ddl.Lock()
 	defer b.ddl.Unlock()
 	t, err := tb.current()

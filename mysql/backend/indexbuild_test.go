@@ -147,3 +147,97 @@ func TestSortChunkOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexBuildsRunInParallel (MDL-3): while an index build on t1 runs
+// (held in its backfill), an index build on t2 and a CREATE TABLE finish;
+// a DROP INDEX on t1 waits for the build, then both take effect (no lost
+// catalog update, no deadlock between the build's publish and the DDL
+// waiting for t1's metadata lock).
+func TestIndexBuildsRunInParallel(t *testing.T) {
+	b, ctx, run := testBackend(t)
+	e := sqle.NewDefault(b)
+	session := func() func(string) error {
+		c := sql.NewContext(context.Background(), sql.WithSession(b.NewSession(sql.NewBaseSession())))
+		c.SetCurrentDatabase("d")
+		return func(q string) error {
+			_, it, _, err := e.Query(c, q)
+			if err == nil {
+				_, err = sql.RowIterToRows(c, it)
+			}
+			return err
+		}
+	}
+	for _, q := range []string{"CREATE DATABASE d", "USE d",
+		"CREATE TABLE t1 (id INT PRIMARY KEY, a INT, b INT)", "CREATE TABLE t2 (id INT PRIMARY KEY, a INT)",
+		"INSERT INTO t1 VALUES (1, 10, 100), (2, 20, 200)", "INSERT INTO t2 VALUES (1, 10), (2, 20)",
+		"CREATE INDEX ia ON t1 (a)"} {
+		if err := run(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	held, release := make(chan struct{}), make(chan struct{})
+	backfillHook = func(tb *table) {
+		if tb.def.Name == "t1" {
+			close(held)
+			<-release
+		}
+	}
+	defer func() { backfillHook = nil }()
+	async := func(q string) chan error {
+		done := make(chan error, 1)
+		r := session()
+		go func() { done <- r(q) }()
+		return done
+	}
+	build := async("CREATE INDEX ib ON t1 (b)")
+	<-held
+	within := func(what string, done chan error) {
+		t.Helper()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%s did not finish while t1's index build ran", what)
+		}
+	}
+	within("CREATE INDEX on t2", async("CREATE INDEX ia2 ON t2 (a)"))
+	within("CREATE TABLE", async("CREATE TABLE t3 (id INT PRIMARY KEY)"))
+	drop := async("DROP INDEX ia ON t1")
+	select {
+	case err := <-drop:
+		t.Fatalf("DROP INDEX on t1 ended while its index build ran: %v", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	close(release)
+	within("CREATE INDEX on t1", build)
+	within("DROP INDEX on t1", drop)
+	names := func(table string) []string {
+		d, _ := b.Database(ctx, "d")
+		tbl, _, _ := d.GetTableInsensitive(ctx, table)
+		idx, err := tbl.(*Table).GetIndexes(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, ix := range idx {
+			if ix.ID() != "PRIMARY" {
+				out = append(out, ix.ID())
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	if got := names("t1"); !slices.Equal(got, []string{"ib"}) {
+		t.Fatalf("t1's indexes %v, want [ib]", got)
+	}
+	if got := names("t2"); !slices.Equal(got, []string{"ia2"}) {
+		t.Fatalf("t2's indexes %v, want [ia2]", got)
+	}
+	d, _ := b.Database(ctx, "d")
+	tbl, _, _ := d.GetTableInsensitive(ctx, "t1")
+	if problems, err := tbl.(*Table).Check(ctx); err != nil || len(problems) > 0 {
+		t.Fatalf("CHECK TABLE t1: %v %v", problems, err)
+	}
+}
