@@ -435,6 +435,18 @@ func (ft *FastTable) Count(ctx *sql.Context) (int64, error) {
 	return n, s.engineErr(it.Err())
 }
 
+// Triggered reports whether the table's database has triggers, which
+// keep its writes off the fast path (FPB-3): the fast path asks before it
+// converts a write's values and begins its transaction (trigger-maintained
+// tables cost both, then fell back on every INSERT); write asks again
+// under the metadata lock.
+func (ft *FastTable) Triggered() bool {
+	d := ft.t.db
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return len(d.triggers) > 0
+}
+
 // writable reports whether writes to the table may take the fast path
 // (FPB-3).
 func (ft *FastTable) writable(ctx *sql.Context) bool {
@@ -462,11 +474,7 @@ func (ft *FastTable) writable(ctx *sql.Context) bool {
 	} else if on, err := sql.ConvertToBool(ctx, ro); err != nil || on {
 		return false
 	}
-	d := t.db
-	d.mu.RLock()
-	triggers := len(d.triggers)
-	d.mu.RUnlock()
-	if triggers > 0 {
+	if ft.Triggered() {
 		return false
 	}
 	refs, err := (&Table{t: t}).GetReferencedForeignKeys(ctx)

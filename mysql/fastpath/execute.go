@@ -657,6 +657,9 @@ func (s *exactSum) value() decimal.Decimal {
 }
 
 func (fp *Path) update(ctx *sql.Context, c *mysql.Conn, ft *backend.FastTable, sh *shape, params []*querypb.BindVariable) (*sqltypes.Result, error) {
+	if ft.Triggered() {
+		return nil, backend.ErrFallback
+	}
 	type assign struct {
 		col, src int
 		val      any // param: converted value
@@ -735,6 +738,9 @@ func (fp *Path) update(ctx *sql.Context, c *mysql.Conn, ft *backend.FastTable, s
 }
 
 func (fp *Path) delete(ctx *sql.Context, ft *backend.FastTable, p *querypb.BindVariable) (*sqltypes.Result, error) {
+	if ft.Triggered() {
+		return nil, backend.ErrFallback
+	}
 	key, ok := bindValue(p, ft.Column(ft.KeyOrdinal()).Type)
 	if !ok {
 		return nil, backend.ErrFallback
@@ -748,6 +754,9 @@ func (fp *Path) delete(ctx *sql.Context, ft *backend.FastTable, p *querypb.BindV
 }
 
 func (fp *Path) insert(ctx *sql.Context, ft *backend.FastTable, sh *shape, params []*querypb.BindVariable, rows int) (*sqltypes.Result, error) {
+	if ft.Triggered() {
+		return nil, backend.ErrFallback // FPB-3, asked before the values are converted
+	}
 	width := ft.Width()
 	generate := false
 	ords := make([]int, width)
