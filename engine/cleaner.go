@@ -10,10 +10,13 @@ import (
 const (
 	cleanerTick  = 100 * time.Millisecond
 	cleanerBatch = 16 // pages per write batch: small, so reads interleave
-	// hurryBatch is the batch while the log is past its high watermark or
-	// the plan is urgent: what a sync costs is paid per batch, and reads
-	// wait less than commits will if the log fills (IO-2). 64 pages fill
-	// the doublewrite area.
+	// hurryBatch is the batch while the redo log is past its high
+	// watermark: what a sync costs is paid per batch, and reads wait less
+	// than commits will if the log fills (IO-2). 64 pages fill the
+	// doublewrite area. Not when only dirty pages crowd the pool: there
+	// the cleaner written faster left the urgent plan for the oldest-first
+	// order sooner and wrote hot pages (write_only, 8 x 150k rows, 64M
+	// pool: 2.63 page writes per transaction against 2.12, -14% TPS).
 	hurryBatch = 64
 	readYield  = 5 * time.Millisecond
 )
@@ -49,9 +52,10 @@ func (db *DB) pageCleaner() {
 			var err error
 			// BP-9: cold pages first when frames are short (urgent for dirty
 			// pages), unless the checkpoint needs the oldest.
-			cold := plan.Urgent && float64(db.log.Used()) < iogov.HighLogFill*float64(db.log.Capacity())
+			logHigh := float64(db.log.Used()) >= iogov.HighLogFill*float64(db.log.Capacity())
+			cold := plan.Urgent && !logHigh
 			batch := cleanerBatch
-			if plan.Hurry {
+			if logHigh {
 				batch = hurryBatch
 			}
 			wrote, err = db.pool.FlushOldestPaced(int(owed), batch, cold, func(n int) bool {
