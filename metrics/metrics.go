@@ -51,6 +51,7 @@ func samples(s engine.Stats) []sample {
 		c("strata_log_append_bytes_total", "Redo bytes appended.", s.Log.AppendBytes),
 		c("strata_log_writes_total", "Redo log volume writes.", s.Log.Writes),
 		c("strata_log_syncs_total", "Redo log fsyncs (group commits).", s.Log.Syncs),
+		c("strata_log_delayed_groups_total", "Group commits the log writer waited for more commits to join (wal WAL-6).", s.Log.DelayedGroups),
 		c("strata_checkpoints_total", "Checkpoints written.", s.Log.Checkpoints),
 		g("strata_log_used_bytes", "Redo log bytes between checkpoint and end.", s.LogUsedBytes),
 		g("strata_log_capacity_bytes", "Redo log capacity.", s.LogCapacityBytes),

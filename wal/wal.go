@@ -37,6 +37,17 @@
 //	      overwrite written blocks and their fdatasync does not journal a
 //	      new file size each time. Zeros are only written at or past the
 //	      file's size (never over a record) and read as the log's end.
+//	WAL-6 Commits arriving together share a write and a sync (group
+//	      commit). Before taking a group the writer waits d, half a group's
+//	      write-and-sync time (its moving average) and at most
+//	      MaxCommitDelay, when records arrive fast enough that at least
+//	      0.75 more are expected in d (rate x d, the rate a moving average
+//	      of records per second), so those commits join the group. On a
+//	      cloud volume capped in IOPS every sync is one of them:
+//	      oltp_write_only on the 3,000-IOPS volume took 0.41 syncs per
+//	      commit, 0.24 with a 1 ms wait. A lone committer never waits (it
+//	      commits at most once per write-and-sync time s, so rate x d <=
+//	      1/s x s/2), and a fast device's short syncs make short waits.
 package wal
 
 import (
@@ -94,11 +105,19 @@ type Options struct {
 	// FlushInterval bounds how long an appended record may stay in memory
 	// when nobody waits for it (asynchronous commit). Default 10ms.
 	FlushInterval time.Duration
+	// MaxCommitDelay bounds WAL-6's wait for more commits to join a group.
+	// 0 means DefaultMaxCommitDelay; a negative value turns the wait off.
+	MaxCommitDelay time.Duration
 }
+
+// DefaultMaxCommitDelay is WAL-6's bound when Options set none.
+const DefaultMaxCommitDelay = time.Millisecond
 
 // Stats are cumulative counters.
 type Stats struct {
 	Appends, AppendBytes, Writes, WriteBytes, Syncs, Checkpoints int64
+	// DelayedGroups counts groups the writer waited for (WAL-6).
+	DelayedGroups int64
 }
 
 // Log is the redo log. Safe for concurrent use.
@@ -106,6 +125,7 @@ type Log struct {
 	vol      volume.Volume
 	capacity int64
 	interval time.Duration
+	maxDelay time.Duration // WAL-6; 0: off
 
 	mu struct {
 		sync.Mutex
@@ -117,6 +137,7 @@ type Log struct {
 		needCkpt   page.LSN // WAL-4: appends refused until checkpoint >= needCkpt
 		err        error    // sticky I/O error
 		closed     bool
+		group      int // records appended since the writer took the last group (WAL-6)
 	}
 	spare     []byte        // an aligned buffer for the next group, owned by the writer (writerMu)
 	durable   atomic.Uint64 // everything below is on the volume and synced
@@ -130,6 +151,12 @@ type Log struct {
 	zeros     []byte     // WAL-5's aligned zero chunk, made on first use (writerMu)
 
 	appends, appendBytes, writes, writeBytes, syncs, checkpoints atomic.Int64
+
+	// WAL-6's estimates (writerMu).
+	groupNanos    float64   // a group's write and sync, moving average
+	rate          float64   // records appended per second, moving average
+	lastTake      time.Time // when the writer took the last group
+	delayedGroups atomic.Int64
 }
 
 type header struct {
@@ -142,7 +169,11 @@ type header struct {
 // The returned log accepts appends only after Replay (if any records exist
 // past the checkpoint the caller must Replay them first) and a checkpoint.
 func Open(vol volume.Volume, opts Options) (*Log, error) {
-	l := &Log{vol: vol, interval: opts.FlushInterval, kick: make(chan struct{}, 1), done: make(chan struct{}), stopped: make(chan struct{})}
+	l := &Log{vol: vol, interval: opts.FlushInterval, maxDelay: opts.MaxCommitDelay,
+		kick: make(chan struct{}, 1), done: make(chan struct{}), stopped: make(chan struct{})}
+	if l.maxDelay == 0 {
+		l.maxDelay = DefaultMaxCommitDelay
+	}
 	if l.interval <= 0 {
 		l.interval = 10 * time.Millisecond
 	}
@@ -252,7 +283,8 @@ func (l *Log) Durable() page.LSN { return page.LSN(l.durable.Load()) }
 // Stats returns cumulative counters.
 func (l *Log) Stats() Stats {
 	return Stats{Appends: l.appends.Load(), AppendBytes: l.appendBytes.Load(), Writes: l.writes.Load(),
-		WriteBytes: l.writeBytes.Load(), Syncs: l.syncs.Load(), Checkpoints: l.checkpoints.Load()}
+		WriteBytes: l.writeBytes.Load(), Syncs: l.syncs.Load(), Checkpoints: l.checkpoints.Load(),
+		DelayedGroups: l.delayedGroups.Load()}
 }
 
 // MaxRecord is the largest payload Append accepts.
@@ -286,6 +318,7 @@ func (l *Log) Append(typ byte, payload []byte) (lsn, end page.LSN, err error) {
 	l.mu.end += page.LSN(need)
 	l.appends.Add(1)
 	l.appendBytes.Add(need)
+	l.mu.group++
 	return lsn, l.mu.end, nil
 }
 
@@ -372,7 +405,23 @@ func (l *Log) writer() {
 			l.flushOnce()
 			return
 		}
+		l.gather()
 		l.flushOnce()
+	}
+}
+
+// gather waits for more commits to join the next group when they are
+// expected soon (WAL-6).
+func (l *Log) gather() {
+	l.writerMu.Lock()
+	wait := min(l.maxDelay, time.Duration(l.groupNanos/2))
+	if l.maxDelay <= 0 || l.rate*wait.Seconds() < 0.75 {
+		wait = 0
+	}
+	l.writerMu.Unlock()
+	if wait > 0 {
+		l.delayedGroups.Add(1)
+		time.Sleep(wait)
 	}
 }
 
@@ -384,6 +433,14 @@ func (l *Log) flushOnce() {
 		l.mu.Unlock()
 		return
 	}
+	began := time.Now()
+	if !l.lastTake.IsZero() {
+		// Records per second since the last group was taken, averaged
+		// over about the last eight groups.
+		r := float64(l.mu.group) / began.Sub(l.lastTake).Seconds()
+		l.rate += (r - l.rate) / 8
+	}
+	l.lastTake, l.mu.group = began, 0
 	l.padLocked()
 	start, buf := l.mu.bufStart, l.mu.buf
 	if l.spare == nil {
@@ -401,6 +458,12 @@ func (l *Log) flushOnce() {
 	if err == nil {
 		err = l.vol.Sync()
 		l.syncs.Add(1)
+		took := float64(time.Since(began))
+		if l.groupNanos == 0 {
+			l.groupNanos = took
+		} else {
+			l.groupNanos += (took - l.groupNanos) / 8
+		}
 	}
 	if err != nil {
 		l.mu.Lock()
