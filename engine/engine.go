@@ -304,7 +304,7 @@ func (db *DB) open(kernelAtomic bool) error {
 	if db.store, err = pagestore.New(db.dataVol, mode, kernelAtomic && mode == pagestore.Atomic); err != nil {
 		return err
 	}
-	if db.log, err = wal.Open(db.logVol, wal.Options{Capacity: db.opts.LogCapacity}); err != nil {
+	if db.log, err = wal.Open(db.logVol, wal.Options{Capacity: db.opts.LogCapacity, MaxCommitDelay: db.opts.MaxCommitDelay}); err != nil {
 		return err
 	}
 	if db.opts.MaxTxnMemory == 0 { // EN-6's default: the log's capacity, which is fixed at its creation

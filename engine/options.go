@@ -34,6 +34,10 @@ type Options struct {
 	// AsyncCommit makes Commit return before its redo is synced (the
 	// default, false, is durable commit).
 	AsyncCommit bool
+	// MaxCommitDelay bounds how long the log writer waits for concurrent
+	// commits to share a sync (wal WAL-6): 0 is wal's default (1 ms), a
+	// negative value turns the wait off.
+	MaxCommitDelay time.Duration
 	// TornWriteProtection is "doublewrite", "atomic" or "" (pick atomic
 	// where the data volume guarantees whole-page atomic writes).
 	TornWriteProtection string

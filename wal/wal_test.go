@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"sync"
 	"testing"
+	"time"
 
 	"strata/page"
 	"strata/volume"
@@ -278,5 +279,73 @@ func TestZeroesAheadOfTheFirstLap(t *testing.T) {
 	defer l3.Close()
 	if len(got) != 100 {
 		t.Fatalf("replayed %d records appended after reopening, want 100", len(got))
+	}
+}
+
+// slowSync is a volume whose syncs take d, as a cloud volume's do.
+type slowSync struct {
+	volume.Volume
+	d time.Duration
+}
+
+func (s *slowSync) Sync() error {
+	time.Sleep(s.d)
+	return s.Volume.Sync()
+}
+
+// TestCommitDelayGathersCommits (WAL-6): committers that arrive spread out
+// (each works ~3 ms between commits, a sync takes 2 ms) share fewer syncs
+// when the writer waits for more of them, and a lone committer never
+// waits.
+func TestCommitDelayGathersCommits(t *testing.T) {
+	run := func(delay time.Duration, committers, each int) (syncs, appends, delayed int64) {
+		vol := &slowSync{Volume: volume.NewMem("log", volume.MemOptions{}), d: 2 * time.Millisecond}
+		l, err := Open(vol, Options{Capacity: 16 << 20, MaxCommitDelay: delay})
+		must(t, err)
+		end, err := l.Replay(func(page.LSN, byte, []byte) error { return nil })
+		must(t, err)
+		must(t, l.SetCheckpoint(end))
+		var wg sync.WaitGroup
+		errs := make(chan error, committers)
+		for c := 0; c < committers; c++ {
+			wg.Add(1)
+			go func(c int) {
+				defer wg.Done()
+				for i := 0; i < each; i++ {
+					if committers > 1 {
+						time.Sleep(time.Duration(2000+(c*977+i*331)%2000) * time.Microsecond)
+					}
+					_, end, err := l.Append(1, payload(i))
+					if err == nil {
+						err = l.WaitDurable(end)
+					}
+					if err != nil {
+						errs <- err
+						return
+					}
+				}
+			}(c)
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatal(err)
+		}
+		st := l.Stats()
+		must(t, l.Close())
+		return st.Syncs, st.Appends, st.DelayedGroups
+	}
+	s0, a0, d0 := run(-1, 8, 60)
+	s1, a1, d1 := run(time.Millisecond, 8, 60)
+	r0, r1 := float64(s0)/float64(a0), float64(s1)/float64(a1)
+	t.Logf("8 committers: %.2f syncs per commit without the wait, %.2f with it (%d groups waited for)", r0, r1, d1)
+	if d0 != 0 {
+		t.Fatalf("%d groups waited for with the wait turned off", d0)
+	}
+	if d1 == 0 || r1 > 0.9*r0 {
+		t.Fatalf("the wait did not gather commits: %.2f syncs per commit with it, %.2f without, %d groups waited for", r1, r0, d1)
+	}
+	if _, _, d := run(time.Millisecond, 1, 100); d != 0 {
+		t.Fatalf("a lone committer's groups were waited for %d times", d)
 	}
 }

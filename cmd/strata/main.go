@@ -30,6 +30,7 @@ import (
 	"strata/mysql/auth"
 	"strata/mysql/binlog"
 	"strata/mysql/server"
+	"strata/wal"
 )
 
 type multiFlag []string
@@ -85,6 +86,7 @@ func run(args []string) error {
 	fs.Var(&dataDirs, "data-dir", "data volume directory; repeat to stripe (default DATADIR/data)")
 	logCap := fs.String("log-capacity", "256M", "redo log capacity (fixed when the log is created)")
 	syncCommit := fs.Bool("sync-commit", true, "fsync the redo log before acknowledging a commit")
+	commitDelay := fs.Duration("max-commit-delay", wal.DefaultMaxCommitDelay, "longest wait of the redo log writer for concurrent commits to share a sync (0: never wait)")
 	tornWrite := fs.String("torn-write-protection", "", "doublewrite or atomic (default: atomic where the data volume guarantees it)")
 	emulate := fs.String("emulate-volume", "", "emulated cloud volume profile for the data volumes (gp2-1t, gp3, io1-6k, essd-pl1, ...)")
 	iops := fs.Int("volume-iops", 0, "override the profile's IOPS")
@@ -155,7 +157,7 @@ func run(args []string) error {
 		return fmt.Errorf("--datadir: %w", err)
 	}
 	opts := engine.Options{Dir: *datadir, LogDir: *logDir, DataDirs: dataDirs, BufferPoolBytes: poolBytes,
-		LogCapacity: logBytes, AsyncCommit: !*syncCommit, TornWriteProtection: *tornWrite, Emulate: *emulate,
+		LogCapacity: logBytes, AsyncCommit: !*syncCommit, MaxCommitDelay: commitDelayOption(*commitDelay), TornWriteProtection: *tornWrite, Emulate: *emulate,
 		VolumeIOPS: *iops, VolumeMBps: *mbps, VolumeLatency: *lat, VolumeAtomic: *atomic, DisableDirectIO: *noDirect,
 		BPEPath: *bpePath, BPEBytes: bpeBytes, BPEAdmission: *bpeAdmission,
 		IOLimiter: *ioLimiter, IOCapacity: *ioCapacity, MaxDirtyPct: *maxDirty, MaxTxnMemory: txnBytes, VersionBudget: versionBytes}
@@ -346,4 +348,13 @@ func memoryBudget(flagValue string, poolBytes int64) (int64, error) {
 		return 0, fmt.Errorf("--memory-budget %s leaves less than 64 MiB beside the %d-byte buffer pool: raise it or lower --buffer-pool-size", flagValue, poolBytes)
 	}
 	return b, nil
+}
+
+// commitDelayOption maps --max-commit-delay to the engine's option, whose
+// zero means the default: 0 turns the wait off.
+func commitDelayOption(d time.Duration) time.Duration {
+	if d <= 0 {
+		return -1
+	}
+	return d
 }
