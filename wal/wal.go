@@ -125,7 +125,7 @@ type Log struct {
 	vol      volume.Volume
 	capacity int64
 	interval time.Duration
-	maxDelay time.Duration // WAL-6; 0: off
+	maxDelay time.Duration // WAL-6; <= 0: off
 
 	mu struct {
 		sync.Mutex
@@ -137,7 +137,6 @@ type Log struct {
 		needCkpt   page.LSN // WAL-4: appends refused until checkpoint >= needCkpt
 		err        error    // sticky I/O error
 		closed     bool
-		group      int // records appended since the writer took the last group (WAL-6)
 	}
 	spare     []byte        // an aligned buffer for the next group, owned by the writer (writerMu)
 	durable   atomic.Uint64 // everything below is on the volume and synced
@@ -156,6 +155,7 @@ type Log struct {
 	groupNanos    float64   // a group's write and sync, moving average
 	rate          float64   // records appended per second, moving average
 	lastTake      time.Time // when the writer took the last group
+	lastAppends   int64     // appends counted then
 	delayedGroups atomic.Int64
 }
 
@@ -318,7 +318,6 @@ func (l *Log) Append(typ byte, payload []byte) (lsn, end page.LSN, err error) {
 	l.mu.end += page.LSN(need)
 	l.appends.Add(1)
 	l.appendBytes.Add(need)
-	l.mu.group++
 	return lsn, l.mu.end, nil
 }
 
@@ -433,14 +432,14 @@ func (l *Log) flushOnce() {
 		l.mu.Unlock()
 		return
 	}
-	began := time.Now()
+	began, appends := time.Now(), l.appends.Load() // Append counts under mu
 	if !l.lastTake.IsZero() {
 		// Records per second since the last group was taken, averaged
 		// over about the last eight groups.
-		r := float64(l.mu.group) / began.Sub(l.lastTake).Seconds()
+		r := float64(appends-l.lastAppends) / began.Sub(l.lastTake).Seconds()
 		l.rate += (r - l.rate) / 8
 	}
-	l.lastTake, l.mu.group = began, 0
+	l.lastTake, l.lastAppends = began, appends
 	l.padLocked()
 	start, buf := l.mu.bufStart, l.mu.buf
 	if l.spare == nil {

@@ -199,6 +199,9 @@ func (fp *Path) run(goctx context.Context, c *mysql.Conn, sh *shape, params []*q
 	if ok && !ft.SingleKey() && sh.kind != insertValues && sh.kind != countRows { // FP-1, FPB-1
 		ok = false
 	}
+	if ok && !sh.read() && ft.Triggered() {
+		ok = false // FPB-3, asked before a write's values are converted and its transaction begins
+	}
 	if !ok {
 		return nil, false, nil
 	}
@@ -657,9 +660,6 @@ func (s *exactSum) value() decimal.Decimal {
 }
 
 func (fp *Path) update(ctx *sql.Context, c *mysql.Conn, ft *backend.FastTable, sh *shape, params []*querypb.BindVariable) (*sqltypes.Result, error) {
-	if ft.Triggered() {
-		return nil, backend.ErrFallback
-	}
 	type assign struct {
 		col, src int
 		val      any // param: converted value
@@ -738,9 +738,6 @@ func (fp *Path) update(ctx *sql.Context, c *mysql.Conn, ft *backend.FastTable, s
 }
 
 func (fp *Path) delete(ctx *sql.Context, ft *backend.FastTable, p *querypb.BindVariable) (*sqltypes.Result, error) {
-	if ft.Triggered() {
-		return nil, backend.ErrFallback
-	}
 	key, ok := bindValue(p, ft.Column(ft.KeyOrdinal()).Type)
 	if !ok {
 		return nil, backend.ErrFallback
@@ -754,9 +751,6 @@ func (fp *Path) delete(ctx *sql.Context, ft *backend.FastTable, p *querypb.BindV
 }
 
 func (fp *Path) insert(ctx *sql.Context, ft *backend.FastTable, sh *shape, params []*querypb.BindVariable, rows int) (*sqltypes.Result, error) {
-	if ft.Triggered() {
-		return nil, backend.ErrFallback // FPB-3, asked before the values are converted
-	}
 	width := ft.Width()
 	generate := false
 	ords := make([]int, width)
