@@ -637,37 +637,11 @@ func parseStoredDecimal(raw []byte) (decimal.Decimal, error) {
 // parseStoredDecimalIn is parseStoredDecimal with the value's memory from
 // a (CODEC-13).
 func parseStoredDecimalIn(a *valueArena, raw []byte) (decimal.Decimal, error) {
-	b := raw
-	neg := len(b) > 0 && b[0] == '-'
-	if neg {
-		b = b[1:]
-	}
-	var m int64
-	digits, frac, dot := 0, 0, false
-	for _, ch := range b {
-		switch {
-		case ch >= '0' && ch <= '9':
-			if digits == 18 {
-				return decimal.NewFromString(string(raw))
-			}
-			m = m*10 + int64(ch-'0')
-			digits++
-			if dot {
-				frac++
-			}
-		case ch == '.' && !dot:
-			dot = true
-		default:
-			return decimal.NewFromString(string(raw))
-		}
-	}
-	if digits == 0 {
+	m, frac, ok := decimalDigits(raw)
+	if !ok {
 		return decimal.NewFromString(string(raw))
 	}
-	if neg {
-		m = -m
-	}
-	return a.decimal(m, int32(-frac)), nil
+	return a.decimal(m, -frac), nil
 }
 
 // intValue is the Go value of an integer column from its key encoding's

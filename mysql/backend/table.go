@@ -24,6 +24,7 @@ import (
 	"strata/engine"
 	"strata/memgov"
 	"strata/mysql/binlog"
+	"strata/mysql/scanfilter"
 )
 
 // table is the runtime form of a tableDef, shared by all sessions. DDL
@@ -444,8 +445,9 @@ type Table struct {
 	proj    []string
 	projIdx []int
 	projSch sql.Schema
-	unread  []bool   // columns read as NULL, undecoded (rules RULE-92), or nil
-	reads   readPlan // PartitionRows' last plan, by index
+	unread  []bool            // columns read as NULL, undecoded (rules RULE-92), or nil
+	checks  []scanfilter.Cond // CODEC-14: checks on stored rows, by column
+	reads   readPlan          // PartitionRows' last plan, by index
 }
 
 // readPlan is what a read of a partition without a filter through index
@@ -1023,6 +1025,10 @@ func (ri *rowIter) load(ctx *sql.Context, key, val []byte) (sql.Row, bool, error
 			return nil, false, err
 		}
 		val = v
+	}
+	if ri.tb.checks != nil && !passesChecks(val, t.cols, ri.tb.checks) { // CODEC-14
+		ri.s.rowsRead.Add(1) // read, as a row a filter above drops
+		return nil, false, nil
 	}
 	var full sql.Row
 	if ri.tb.projIdx != nil {

@@ -78,7 +78,13 @@ func (overrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIter, 
 		if x.CalcFoundRows {
 			return nil, nil
 		}
-		run = func(child sql.RowIter) (sql.RowIter, error) { return newTopNIter(ctx, x, child) }
+		run = func(child sql.RowIter) (sql.RowIter, error) {
+			it, err := newTopNIter(ctx, x, child)
+			if err == nil {
+				it.bound = scanBound(x.Child) // RULE-95
+			}
+			return it, err
+		}
 	case *plan.Distinct: // RULE-84
 		run = func(child sql.RowIter) (sql.RowIter, error) {
 			return &distinctIter{child: child, seen: map[string]struct{}{}, ints: map[int64]struct{}{}}, nil

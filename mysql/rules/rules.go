@@ -417,6 +417,12 @@
 // columns where a sort key is one of the selected expressions
 // (distinctsort.go): `SELECT DISTINCT UPPER(s) FROM t ORDER BY 1` failed.
 //
+// RULE-95 A read-only query's table reads drop stored rows it is certain
+// to discard before decoding them (backend CODEC-14, package
+// scanfilter): WHERE conjuncts comparing an integer or DECIMAL column
+// with an exact number, and a top-N's worst kept first key
+// (scanchecks.go).
+//
 // RULE-85 A session's top-level INSERT, UPDATE or DELETE of one table
 // reuses the trigger executors go-mysql-server's applyTriggers made for
 // the same key while the tables they read stand (triggercache.go; it
@@ -539,6 +545,7 @@ const (
 	intRangeLiteralsID
 	unreadColumnsID
 	distinctSortKeysID
+	scanChecksID
 )
 
 var once sync.Once
@@ -669,6 +676,7 @@ func Install() {
 			analyzer.Rule{Id: decimalValuesID, Apply: decimalValues},                   // RULE-79, after RULE-74 too
 			analyzer.Rule{Id: notExistsNullsID, Apply: notExistsNulls},                 // RULE-88
 			analyzer.Rule{Id: fastGroupingsID, Apply: fastGroupings},                   // RULE-80: other rules find *plan.GroupBy
+			analyzer.Rule{Id: scanChecksID, Apply: scanChecks},                         // RULE-95, on the tables RULE-80 reads
 			analyzer.Rule{Id: unreadColumnsID, Apply: unreadColumnsRule})               // RULE-92, last: it reads every expression
 		// RULE-36 before go-mysql-server's filter simplification.
 		for i, r := range analyzer.OnceBeforeDefault {

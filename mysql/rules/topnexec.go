@@ -8,6 +8,8 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/iters"
 	"github.com/dolthub/go-mysql-server/sql/plan"
+
+	"strata/mysql/scanfilter"
 )
 
 // RULE-82 A top-N (ORDER BY ... LIMIT n, plan.TopN) without
@@ -26,6 +28,7 @@ type topNIter struct {
 	fields []sql.SortField
 	limit  int64
 	kept   topHeap
+	bound  *scanfilter.Bound // RULE-95: the first key's bound on the scan below, or nil
 }
 
 // sortedRows hands out the rows of out in order, computing them on the
@@ -129,7 +132,7 @@ func (h *topHeap) compare(a, b *topEntry) int {
 	return 0
 }
 
-func newTopNIter(ctx *sql.Context, n *plan.TopN, child sql.RowIter) (sql.RowIter, error) {
+func newTopNIter(ctx *sql.Context, n *plan.TopN, child sql.RowIter) (*topNIter, error) {
 	limit, err := iters.GetInt64Value(ctx, n.Limit)
 	if err != nil {
 		return nil, err
@@ -142,6 +145,10 @@ func (t *topNIter) Next(ctx *sql.Context) (sql.Row, error) { return t.next(ctx, 
 func (t *topNIter) compute(ctx *sql.Context) error {
 	h := &t.kept
 	h.ctx = ctx
+	if t.bound != nil {
+		t.bound.Reset() // SF-3: a plan run again starts unbounded
+		defer t.bound.Reset()
+	}
 	var seq int64
 	var spare []any // the keys of the last dropped row, reused
 	for {
@@ -167,10 +174,14 @@ func (t *topNIter) compute(ctx *sql.Context) error {
 		spare = nil
 		if int64(h.Len()) < t.limit {
 			heap.Push(h, e)
+			if int64(h.Len()) == t.limit {
+				t.setBound()
+			}
 		} else if h.compare(&e, &h.entries[0]) < 0 {
 			spare = h.entries[0].keys
 			h.entries[0] = e
 			heap.Fix(h, 0)
+			t.setBound()
 		} else {
 			spare = keys
 		}
@@ -181,6 +192,20 @@ func (t *topNIter) compute(ctx *sql.Context) error {
 	t.out = h.entries
 	sort.Slice(t.out, func(i, j int) bool { return h.compare(&t.out[i], &t.out[j]) < 0 })
 	return h.err
+}
+
+// setBound makes the worst kept row's first key the scan's bound
+// (RULE-95, SF-3); a NULL or a number the bound cannot hold leaves it
+// unset.
+func (t *topNIter) setBound() {
+	if t.bound == nil {
+		return
+	}
+	if v, ok := numberOf(t.kept.entries[0].keys[0]); ok {
+		t.bound.Set(v)
+	} else {
+		t.bound.Reset()
+	}
 }
 
 func (t *topNIter) Close(ctx *sql.Context) error {
