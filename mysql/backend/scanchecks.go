@@ -2,6 +2,7 @@ package backend
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"sort"
 
@@ -54,29 +55,29 @@ func (tb *Table) ColumnIndex(name string) int { return tb.t.sch.IndexOfColName(n
 // passesChecks reports whether the stored row val passes every check in
 // conds (sorted by column); an undecidable check passes (SF-1).
 func passesChecks(val []byte, cols []colCodec, conds []scanfilter.Cond) bool {
-	n, k := binary.Uvarint(val)
-	if k <= 0 || n > uint64(len(val)-k)*8 {
-		return true // decodeColumns reports the corruption
+	pass, _ := checkRow(val, cols, conds)
+	return pass
+}
+
+// checkRow is passesChecks, and whether every check was decided (a
+// passing row then satisfies every check; AGG-1 relies on it).
+func checkRow(val []byte, cols []colCodec, conds []scanfilter.Cond) (pass, decided bool) {
+	nulls, b, stored, ok := rowColumns(val)
+	if !ok {
+		return true, false // decodeColumns reports the corruption
 	}
-	b := val[k:]
-	stored := int(n)
-	nbytes := (stored + 7) / 8
-	if len(b) < nbytes {
-		return true
-	}
-	nulls := b[:nbytes]
-	b = b[nbytes:]
+	decided = true
 	ci := 0
 	for i := 0; ci < len(conds); i++ {
 		if i >= stored || i >= len(cols) {
-			return true // added after the row was written
+			return true, false // added after the row was written
 		}
 		null := nulls[i/8]&(1<<(i%8)) != 0
 		if conds[ci].Col > i {
 			if !null {
 				sz, err := cols[i].skipValue(b)
 				if err != nil {
-					return true
+					return true, false
 				}
 				b = b[sz:]
 			}
@@ -84,24 +85,188 @@ func passesChecks(val []byte, cols []colCodec, conds []scanfilter.Cond) bool {
 		}
 		if null {
 			for ; ci < len(conds) && conds[ci].Col == i; ci++ {
-				if !conds[ci].HoldsNull() {
-					return false
+				if r, known := conds[ci].DecideNull(); !known {
+					decided = false
+				} else if !r {
+					return false, true
 				}
 			}
 			continue
 		}
 		v, sz, ok := storedNumber(&cols[i], b)
 		if sz == 0 {
-			return true
+			return true, false
 		}
 		for ; ci < len(conds) && conds[ci].Col == i; ci++ {
-			if ok && !conds[ci].Holds(v) {
-				return false
+			if !ok {
+				decided = false
+			} else if r, known := conds[ci].Decide(v); !known {
+				decided = false
+			} else if !r {
+				return false, true
 			}
 		}
 		b = b[sz:]
 	}
-	return true
+	return true, decided
+}
+
+// rowColumns splits a stored row (CODEC-4) into its NULL bitmap, its
+// column values and the number of columns stored.
+func rowColumns(val []byte) (nulls, b []byte, stored int, ok bool) {
+	n, k := binary.Uvarint(val)
+	if k <= 0 || n > uint64(len(val)-k)*8 {
+		return nil, nil, 0, false
+	}
+	b = val[k:]
+	stored = int(n)
+	nbytes := (stored + 7) / 8
+	if len(b) < nbytes {
+		return nil, nil, 0, false
+	}
+	return b[:nbytes], b[nbytes:], stored, true
+}
+
+// AGG-1 A read-only aggregate over a whole table (no index range) may
+// read the numbers of its integer and DECIMAL arguments straight from
+// the stored rows that pass the table's checks (ScanNumbers), in the
+// snapshot and row order a scan through PartitionRows would read; a row
+// whose checks or values cannot be read from the stored bytes comes
+// decoded as PartitionRows would return it. Locking reads, and tables
+// read through an index lookup, are not scanned this way (ok false).
+
+// CanScanNumbers reports whether ScanNumbers takes this read of cols
+// (positions in the full schema) in the statement of ctx.
+func (tb *Table) CanScanNumbers(ctx *sql.Context, cols []int) bool {
+	if tb.lookup != nil {
+		return false
+	}
+	for _, c := range cols {
+		if c < 0 || c >= len(tb.t.cols) {
+			return false
+		}
+		switch tb.t.cols[c].kind {
+		case kInt, kUint, kDecimal:
+		default:
+			return false
+		}
+	}
+	for _, c := range tb.checks {
+		if c.Bound != nil {
+			return false // a top-N's (none is above an aggregate)
+		}
+	}
+	s, err := sessionOf(ctx)
+	if err != nil {
+		return false
+	}
+	return !s.lockingReads(ctx) && !s.serializableRead(ctx)
+}
+
+// ScanNumbers calls visit for each stored row of the table that passes
+// its checks, with the numbers of cols (positions in the full schema)
+// and a function that decodes the row as PartitionRows returns it; the
+// read is one CanScanNumbers takes.
+func (tb *Table) ScanNumbers(ctx *sql.Context, cols []int, visit func(r *scanfilter.NumberRow, decode func() (sql.Row, error)) error) error {
+	if !tb.CanScanNumbers(ctx, cols) {
+		return fmt.Errorf("backend: a read AGG-1 does not take")
+	}
+	s, err := sessionOf(ctx)
+	if err != nil {
+		return err
+	}
+	tx, err := s.engineTx()
+	if err != nil {
+		return err
+	}
+	s.consistentRead(ctx, tx) // SES-9
+	part := &partition{ranges: []keyRange{{}}}
+	ri := &rowIter{tb: tb, t: tb.t, s: s, tx: tx, part: part, arena: &s.arena}
+	ri.need = ri.needed()
+	order := make([]int, len(cols)) // cols by position
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(i, j int) bool { return cols[order[i]] < cols[order[j]] })
+	r := &scanfilter.NumberRow{Nums: make([]scanfilter.Num, len(cols)), State: make([]uint8, len(cols))}
+	it := tx.Scan(tb.t.primary, nil, nil, false)
+	defer it.Close()
+	var n uint64
+	defer func() { s.rowsRead.Add(n) }()
+	var key, val []byte
+	decode := func() (sql.Row, error) { // one closure for every row
+		row, ok, err := ri.load(ctx, key, val)
+		if err != nil {
+			return nil, s.engineErr(err)
+		}
+		if !ok {
+			return nil, errCorruptRow // it passed the checks load makes
+		}
+		return row, nil
+	}
+	for it.Next() {
+		if n++; n%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		key, val = it.Key(), it.Value()
+		pass, decided := checkRow(val, tb.t.cols, tb.checks)
+		if !pass {
+			continue
+		}
+		r.Decided = decided
+		readNumbers(val, tb.t.cols, cols, order, r)
+		if err := visit(r, decode); err != nil {
+			return err
+		}
+	}
+	if err := it.Err(); err != nil {
+		return s.engineErr(err)
+	}
+	return nil
+}
+
+// readNumbers fills r with the numbers of cols (visited in order, by
+// position) of the stored row val.
+func readNumbers(val []byte, codecs []colCodec, cols, order []int, r *scanfilter.NumberRow) {
+	for i := range r.State {
+		r.State[i] = scanfilter.NumOther
+	}
+	nulls, b, stored, ok := rowColumns(val)
+	if !ok {
+		return
+	}
+	oi := 0
+	for i := 0; oi < len(order) && i < stored && i < len(codecs); i++ {
+		null := nulls[i/8]&(1<<(i%8)) != 0
+		if cols[order[oi]] > i {
+			if !null {
+				sz, err := codecs[i].skipValue(b)
+				if err != nil {
+					return
+				}
+				b = b[sz:]
+			}
+			continue
+		}
+		if null {
+			for ; oi < len(order) && cols[order[oi]] == i; oi++ {
+				r.State[order[oi]] = scanfilter.NumNull
+			}
+			continue
+		}
+		v, sz, ok := storedNumber(&codecs[i], b)
+		if sz == 0 {
+			return
+		}
+		for ; oi < len(order) && cols[order[oi]] == i; oi++ {
+			if ok {
+				r.Nums[order[oi]], r.State[order[oi]] = v, scanfilter.NumExact
+			}
+		}
+		b = b[sz:]
+	}
 }
 
 // storedNumber reads the integer or DECIMAL value at the start of b: its

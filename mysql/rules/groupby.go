@@ -69,6 +69,9 @@ func (overrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIter, 
 	switch x := n.(type) {
 	case *plan.GroupBy: // RULE-80
 		if len(x.GroupByExprs) == 0 {
+			if a := newScanAgg(ctx, x); a != nil { // RULE-96
+				return &scanAggIter{a: a}, nil
+			}
 			return nil, nil
 		}
 		run = func(child sql.RowIter) (sql.RowIter, error) {
@@ -102,6 +105,9 @@ func (overrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIter, 
 		return lookupRows(ctx, x, row)
 	case *plan.HashLookup: // RULE-87
 		return hashedRows(ctx, x, row)
+	case *plan.Filter: // RULE-95's deferred checks take their values as the filter runs
+		bindDeferred(ctx, x)
+		return nil, nil
 	default:
 		return nil, nil
 	}

@@ -420,8 +420,13 @@
 // RULE-95 A read-only query's table reads drop stored rows it is certain
 // to discard before decoding them (backend CODEC-14, package
 // scanfilter): WHERE conjuncts comparing an integer or DECIMAL column
-// with an exact number, and a top-N's worst kept first key
-// (scanchecks.go).
+// with an exact number or an uncorrelated scalar subquery's value, and
+// a top-N's worst kept first key (scanchecks.go).
+//
+// RULE-96 COUNT, SUM and AVG without GROUP BY over one table read whole,
+// filtered only by RULE-95 checks, are fed the numbers of their
+// arguments from the stored rows (backend AGG-1) into go-mysql-server's
+// aggregation buffers (scanagg.go).
 //
 // RULE-85 A session's top-level INSERT, UPDATE or DELETE of one table
 // reuses the trigger executors go-mysql-server's applyTriggers made for

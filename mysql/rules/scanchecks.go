@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -141,6 +142,8 @@ func filterChecks(e sql.Expression, alias string, tb scanCheckable, out []scanfi
 		return filterChecks(x.Between, alias, tb, out)
 	case *intCompare:
 		return filterChecks(x.Expression, alias, tb, out)
+	case *opaqueSubquery:
+		return filterChecks(x.not, alias, tb, out)
 	case *expression.Between:
 		col := numericColumn(x.Val, alias, tb)
 		lo, ok1 := checkNumber(x.Lower)
@@ -149,6 +152,9 @@ func filterChecks(e sql.Expression, alias string, tb scanCheckable, out []scanfi
 			return out
 		}
 		return append(out, scanfilter.Cond{Col: col, Op: scanfilter.GE, Value: lo}, scanfilter.Cond{Col: col, Op: scanfilter.LE, Value: hi})
+	}
+	if col, sop, sq, ok := deferredComparison(e, alias, tb); ok {
+		return append(out, scanfilter.Cond{Col: col, Op: sop, Deferred: &scanfilter.Bound{Key: deferredKey(col, sop, sq)}})
 	}
 	op, ok := comparisonOp(e)
 	if !ok || op == "<=>" {
@@ -163,25 +169,168 @@ func filterChecks(e sql.Expression, alias string, tb scanCheckable, out []scanfi
 		l, op = r, mirrored(op)
 	}
 	col := numericColumn(l, alias, tb)
-	if col < 0 {
-		return out
-	}
-	var sop scanfilter.Op
-	switch op {
-	case "=":
-		sop = scanfilter.EQ
-	case "<":
-		sop = scanfilter.LT
-	case "<=":
-		sop = scanfilter.LE
-	case ">":
-		sop = scanfilter.GT
-	case ">=":
-		sop = scanfilter.GE
-	default:
+	sop, ok := checkOp(op)
+	if col < 0 || !ok {
 		return out
 	}
 	return append(out, scanfilter.Cond{Col: col, Op: sop, Value: v})
+}
+
+func checkOp(op string) (scanfilter.Op, bool) {
+	switch op {
+	case "=":
+		return scanfilter.EQ, true
+	case "<":
+		return scanfilter.LT, true
+	case "<=":
+		return scanfilter.LE, true
+	case ">":
+		return scanfilter.GT, true
+	case ">=":
+		return scanfilter.GE, true
+	}
+	return 0, false
+}
+
+// deferredComparison splits e when it compares a numeric column of the
+// table with an uncorrelated, non-volatile scalar subquery of an integer
+// or DECIMAL type (SF-4).
+func deferredComparison(e sql.Expression, alias string, tb scanCheckable) (col int, op scanfilter.Op, sq *plan.Subquery, ok bool) {
+	e = plainComparison(e)
+	cop, ok := comparisonOp(e)
+	if !ok || cop == "<=>" {
+		return 0, 0, nil, false
+	}
+	l, r, _ := comparedOperands(e)
+	sq, ok = r.(*plan.Subquery)
+	if !ok {
+		if sq, ok = l.(*plan.Subquery); !ok {
+			return 0, 0, nil, false
+		}
+		l, cop = r, mirrored(cop)
+	}
+	t := sq.Type()
+	if !sq.CanCacheResults() || !(types.IsInteger(t) && !types.IsYear(t) || types.IsDecimal(t)) {
+		return 0, 0, nil, false
+	}
+	col = numericColumn(l, alias, tb)
+	op, ok = checkOp(cop)
+	return col, op, sq, col >= 0 && ok
+}
+
+// plainComparison is e without the wrappers of rules that evaluate it
+// faster (RULE-79, RULE-90) or keep it out of semi-joins (RULE-45),
+// which all keep the comparison they replace.
+func plainComparison(e sql.Expression) sql.Expression {
+	for {
+		switch x := e.(type) {
+		case *decimalCompare:
+			e = x.Expression
+		case *decimalPair:
+			e = x.Expression
+		case *intCompare:
+			e = x.Expression
+		case *opaqueSubquery:
+			e = x.not
+		default:
+			return e
+		}
+	}
+}
+
+func deferredKey(col int, op scanfilter.Op, sq *plan.Subquery) string {
+	return fmt.Sprintf("%d %d %s", col, op, sq.String())
+}
+
+// bindDeferred sets the deferred values (SF-4) of the table f filters
+// from the subqueries of f as it runs; it reports whether every
+// deferred check of the table got its value.
+func bindDeferred(ctx *sql.Context, f *plan.Filter) bool {
+	alias, tb := filteredTable(f.Child)
+	if tb == nil {
+		return true
+	}
+	slots := map[string]*scanfilter.Bound{}
+	for _, c := range tb.ScanChecks() {
+		if c.Deferred != nil {
+			slots[c.Deferred.Key] = c.Deferred
+			c.Deferred.Reset()
+		}
+	}
+	if len(slots) == 0 {
+		return true
+	}
+	bound, width := 0, rowWidth(f.Child)
+	var walk func(e sql.Expression)
+	walk = func(e sql.Expression) {
+		if a, ok := e.(*expression.And); ok {
+			walk(a.LeftChild)
+			walk(a.RightChild)
+			return
+		}
+		col, op, sq, ok := deferredComparison(e, alias, tb)
+		if !ok {
+			return
+		}
+		slot := slots[deferredKey(col, op, sq)]
+		if slot == nil {
+			return
+		}
+		// The subquery reads its columns past the outer row's (unused:
+		// it is uncorrelated); its value is cached for the filter.
+		v, err := sq.Eval(ctx, make(sql.Row, width))
+		if err != nil {
+			return // the filter meets the error again
+		}
+		if n, ok := numberOf(v); ok {
+			slot.Set(n)
+			bound++
+		}
+	}
+	walk(f.Expression)
+	return bound == len(slots)
+}
+
+// rowWidth is the length of n's rows: its schema's, and a PrependNode's
+// row before them.
+func rowWidth(n sql.Node) int {
+	if p, ok := n.(*plan.PrependNode); ok {
+		return len(p.Row) + rowWidth(p.Child)
+	}
+	return len(n.Schema())
+}
+
+// filteredTable is the table n reads (under an alias and the process
+// tracker's wrapper) when it takes scan checks, and the name its rows go
+// by.
+func filteredTable(n sql.Node) (string, scanCheckable) {
+	if p, ok := n.(*plan.PrependNode); ok {
+		n = p.Child
+	}
+	alias := ""
+	if ta, ok := n.(*plan.TableAlias); ok {
+		alias, n = ta.Name(), ta.Child
+	}
+	rt, ok := n.(*plan.ResolvedTable)
+	if !ok {
+		return "", nil
+	}
+	if alias == "" {
+		alias = rt.Name()
+	}
+	t := rt.Table
+	for {
+		w, ok := t.(sql.TableWrapper)
+		if !ok {
+			break
+		}
+		t = w.Underlying()
+	}
+	tb, ok := t.(scanCheckable)
+	if !ok {
+		return "", nil
+	}
+	return alias, tb
 }
 
 // numericColumn is the position in tb of the integer (not YEAR) or

@@ -19,6 +19,12 @@
 // literal; never a float or a string, which MySQL compares as doubles)
 // against an integer or DECIMAL column; NULL never satisfies it.
 //
+// SF-4 A Deferred value is an uncorrelated scalar subquery's (an exact
+// number), set when the statement's filter is built for a run (the
+// subquery's value is computed then, and cached for the filter, which
+// go-mysql-server clears when the statement ends); unset (not yet built,
+// or a value that is no exact number) it passes every row.
+//
 // SF-3 A Bound is the worst sort key a top-N keeps once it holds its n
 // rows: a row whose first sort key is strictly worse cannot enter it. It
 // is set by the top-N and read by the scan under it in the same
@@ -124,22 +130,28 @@ func scaleUp(m int64, d int32) (int64, bool) {
 }
 
 // Cond is one check: the value of the table's column Col (its position in
-// the table's full schema) against Value, or against Bound's value when
-// Bound is not nil (and passing while Bound is unset).
+// the table's full schema) against Value; or against Bound's value when
+// Bound is not nil (a top-N's, SF-3) or Deferred's (a value known when
+// the statement runs, SF-4), passing every row while that is unset.
 type Cond struct {
-	Col   int
-	Op    Op
-	Value Num
-	Bound *Bound
+	Col      int
+	Op       Op
+	Value    Num
+	Bound    *Bound
+	Deferred *Bound
 	// NullFirst: a bound's NULL sorts before every number in the
 	// top-N's order (it passes a set bound).
 	NullFirst bool
 }
 
-// Bound is a top-N's current worst first sort key (SF-3).
+// Bound is a top-N's current worst first sort key (SF-3), or a deferred
+// value (SF-4).
 type Bound struct {
 	set bool
 	v   Num
+	// Key names a deferred value's source (its maker's, to find it again
+	// when the statement runs).
+	Key string
 }
 
 // Reset makes b unset (every row passes).
@@ -154,22 +166,71 @@ func (b *Bound) Get() (Num, bool) { return b.v, b.set }
 // HoldsNull reports whether a NULL value passes c: only a bound's that
 // is unset or that NULL sorts before (SF-2, SF-3).
 func (c *Cond) HoldsNull() bool {
-	if c.Bound == nil {
-		return false
+	r, _ := c.DecideNull()
+	return r
+}
+
+// DecideNull is HoldsNull, and whether it was decided (not for an unset
+// bound or deferred value).
+func (c *Cond) DecideNull() (holds, decided bool) {
+	if c.Bound != nil {
+		if _, set := c.Bound.Get(); !set {
+			return true, false
+		}
+		return c.NullFirst, true
 	}
-	_, set := c.Bound.Get()
-	return !set || c.NullFirst
+	if c.Deferred != nil {
+		if _, set := c.Deferred.Get(); !set {
+			return true, false
+		}
+	}
+	return false, true
 }
 
 // Holds reports whether a non-NULL value v passes c; undecided passes.
 func (c *Cond) Holds(v Num) bool {
+	r, _ := c.Decide(v)
+	return r
+}
+
+// Decide is Holds, and whether it was decided: false for a comparison
+// Compare cannot make, and for an unset bound (which passes everything
+// but is no comparison the row satisfies).
+func (c *Cond) Decide(v Num) (holds, decided bool) {
 	k := c.Value
-	if c.Bound != nil {
+	if b := c.slot(); b != nil {
 		var set bool
-		if k, set = c.Bound.Get(); !set {
-			return true
+		if k, set = b.Get(); !set {
+			return true, false
 		}
 	}
 	r, ok := Compare(v, k)
-	return !ok || c.Op.Holds(r)
+	if !ok {
+		return true, false
+	}
+	return c.Op.Holds(r), true
+}
+
+// slot is the bound or deferred value c compares with, or nil.
+func (c *Cond) slot() *Bound {
+	if c.Bound != nil {
+		return c.Bound
+	}
+	return c.Deferred
+}
+
+// Number states of NumberRow.State.
+const (
+	NumNull  = iota // the column is NULL
+	NumExact        // Nums holds its value
+	NumOther        // a value Nums cannot hold (decode the row)
+)
+
+// NumberRow is one stored row a number scan hands out (backend AGG-1):
+// the wanted columns' numbers and, when Decided is false, a check it may
+// fail that only the decoded row can tell.
+type NumberRow struct {
+	Nums    []Num
+	State   []uint8
+	Decided bool
 }
