@@ -1,6 +1,7 @@
 package backend
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -331,4 +332,108 @@ func decimalDigits(raw []byte) (m int64, frac int32, ok bool) {
 		m = -m
 	}
 	return m, frac, true
+}
+
+// AGG-2 A read-only GROUP BY whose grouping columns are the leading
+// integer columns of a secondary index, read in index order without a
+// filter, counting rows, may count each key prefix's index entries
+// without decoding them (CountIndexGroups): the entries a covered read
+// (IX-3) would return, in the same snapshot and order, one call per
+// group with the group's key values typed as decodeColumns types them.
+
+// CountIndexGroups calls visit for each group of the index lookup's
+// entries by their first k columns: the columns' values (in index
+// order) and the group's entry count. ok is false (nothing read) when
+// the read is not one AGG-2 takes: a locking read, the primary key, a
+// non-integer or prefix column among the k, a reverse or inexact range.
+func (tb *Table) CountIndexGroups(ctx *sql.Context, lookup sql.IndexLookup, k int, visit func(vals []any, n int64) error) (ok bool, err error) {
+	idx, isOurs := lookup.Index.(*Index)
+	if !isOurs || idx.ix == nil || lookup.IsReverse || k <= 0 || k > len(idx.ix.cols) {
+		return false, nil
+	}
+	ix := idx.ix
+	for j := 0; j < k; j++ {
+		if kd := tb.t.cols[ix.cols[j]].kind; kd != kInt && kd != kUint {
+			return false, nil
+		}
+		if j < len(ix.def.Prefix) && ix.def.Prefix[j] != 0 {
+			return false, nil
+		}
+	}
+	s, err := sessionOf(ctx)
+	if err != nil {
+		return false, err
+	}
+	if s.lockingReads(ctx) || s.serializableRead(ctx) {
+		return false, nil
+	}
+	part, err := tb.lookupPartition(ctx, lookup)
+	if err != nil {
+		return false, err
+	}
+	if part.filter != nil {
+		return false, nil
+	}
+	tx, err := s.engineTx()
+	if err != nil {
+		return false, err
+	}
+	s.consistentRead(ctx, tx) // SES-9
+	var n, rows uint64
+	defer func() { s.rowsRead.Add(rows); s.b.coveredReads.Add(rows) }()
+	var prev []byte // the current group's key prefix
+	var count int64
+	vals := make([]any, k)
+	emit := func() error {
+		if count == 0 {
+			return nil
+		}
+		b := prev
+		for j := 0; j < k; j++ {
+			c := &tb.t.cols[ix.cols[j]]
+			if b[0] == keyNull {
+				vals[j], b = nil, b[1:]
+				continue
+			}
+			vals[j], b = c.intValue(binary.BigEndian.Uint64(b[1:9])), b[9:]
+		}
+		return visit(vals, count)
+	}
+	for _, r := range part.ranges {
+		it := tx.Scan(ix.ks, r.lo, r.hi, false)
+		for it.Next() {
+			if n++; n%4096 == 0 {
+				if err := ctx.Err(); err != nil {
+					it.Close()
+					return true, err
+				}
+			}
+			key := it.Key()
+			off := 0
+			for j := 0; j < k; j++ {
+				m, err := tb.t.cols[ix.cols[j]].skipKey(key[off:])
+				if err != nil || (m != 1 && m != 9) {
+					it.Close()
+					return true, errCorruptKey
+				}
+				off += m
+			}
+			rows++
+			if count > 0 && bytes.Equal(prev, key[:off]) {
+				count++
+				continue
+			}
+			if err := emit(); err != nil {
+				it.Close()
+				return true, err
+			}
+			prev, count = append(prev[:0], key[:off]...), 1
+		}
+		err := it.Err()
+		it.Close()
+		if err != nil {
+			return true, s.engineErr(err)
+		}
+	}
+	return true, emit()
 }

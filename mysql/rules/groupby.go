@@ -77,6 +77,16 @@ func (overrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIter, 
 		run = func(child sql.RowIter) (sql.RowIter, error) {
 			return &groupIter{child: child, selected: x.SelectedExprs, groupBy: x.GroupByExprs, index: map[string]int{}, last: -1}, nil
 		}
+		if ig, ok := newIndexGroups(ctx, x, row).(*indexGroupsIter); ok { // RULE-97
+			ig.fallback = func() (sql.RowIter, error) {
+				child, err := Exec.Build(ctx, n.Children()[0], row)
+				if err != nil {
+					return nil, err
+				}
+				return run(child)
+			}
+			return ig, nil
+		}
 	case *plan.TopN: // RULE-82
 		if x.CalcFoundRows {
 			return nil, nil

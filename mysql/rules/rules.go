@@ -428,6 +428,10 @@
 // arguments from the stored rows (backend AGG-1) into go-mysql-server's
 // aggregation buffers (scanagg.go).
 //
+// RULE-97 A GROUP BY read through a covering index in grouping order
+// (RULE-80) that selects COUNT(*) and its grouping columns counts each
+// key prefix's index entries (backend AGG-2; scanagg.go).
+//
 // RULE-85 A session's top-level INSERT, UPDATE or DELETE of one table
 // reuses the trigger executors go-mysql-server's applyTriggers made for
 // the same key while the tables they read stand (triggercache.go; it
