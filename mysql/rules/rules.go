@@ -428,6 +428,11 @@
 // arguments from the stored rows (backend AGG-1) into go-mysql-server's
 // aggregation buffers (scanagg.go).
 //
+// RULE-98 A subquery's WHERE conjunct that reads the outer query's
+// columns and none of the table it filters is kept out of that table's
+// index ranges: go-mysql-server matched `o.id > 3` to the inner table's
+// index on id by name (outerfilters.go).
+//
 // RULE-97 A GROUP BY read through a covering index in grouping order
 // (RULE-80) that selects COUNT(*) and its grouping columns counts each
 // key prefix's index entries (backend AGG-2; scanagg.go).
@@ -555,6 +560,7 @@ const (
 	unreadColumnsID
 	distinctSortKeysID
 	scanChecksID
+	outerFiltersID
 )
 
 var once sync.Once
@@ -601,6 +607,15 @@ func Install() {
 		// RULE-63 in the first batch of the short lists of single-table
 		// UPDATE and DELETE.
 		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault, analyzer.Rule{Id: dmlSubqueriesID, Apply: dmlSubqueries})
+		// RULE-98 before go-mysql-server plans index scans.
+		for i, r := range analyzer.OnceAfterDefault {
+			if r.Id.String() == "optimizeJoins" {
+				rules := append([]analyzer.Rule{}, analyzer.OnceAfterDefault[:i]...)
+				rules = append(rules, analyzer.Rule{Id: outerFiltersID, Apply: outerFilters})
+				analyzer.OnceAfterDefault = append(rules, analyzer.OnceAfterDefault[i:]...)
+				break
+			}
+		}
 		for i, r := range analyzer.OnceAfterDefault {
 			if r.Id.String() == "applyHashIn" {
 				rules := append([]analyzer.Rule{}, analyzer.OnceAfterDefault[:i+1]...)
