@@ -2,10 +2,13 @@ package backend
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"fmt"
 	"math"
 	"sort"
+	"strings"
+	"unsafe"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
@@ -31,8 +34,19 @@ func (tb *Table) WithScanChecks(conds []scanfilter.Cond) sql.Table {
 		if c.Col < 0 || c.Col >= len(tb.t.cols) {
 			continue
 		}
-		switch tb.t.cols[c.Col].kind {
-		case kInt, kUint, kDecimal:
+		cc := &tb.t.cols[c.Col]
+		switch {
+		case c.IsStr:
+			if cc.kind != kString || c.Op != scanfilter.EQ {
+				continue
+			}
+			key, err := cc.appendKey(context.Background(), nil, c.Str)
+			if err != nil {
+				continue
+			}
+			c.Key = key
+			keep = append(keep, c)
+		case cc.kind == kInt, cc.kind == kUint, cc.kind == kDecimal:
 			keep = append(keep, c)
 		}
 	}
@@ -92,6 +106,22 @@ func checkRow(val []byte, cols []colCodec, conds []scanfilter.Cond) (pass, decid
 					return false, true
 				}
 			}
+			continue
+		}
+		if cols[i].kind == kString { // SF-5
+			l, k := binary.Uvarint(b)
+			if k <= 0 || uint64(len(b)-k) < l {
+				return true, false
+			}
+			raw := b[k : k+int(l)]
+			for ; ci < len(conds) && conds[ci].Col == i; ci++ {
+				if eq, known := cols[i].keyEquals(raw, conds[ci].Key); !known {
+					decided = false
+				} else if !eq {
+					return false, true
+				}
+			}
+			b = b[k+int(l):]
 			continue
 		}
 		v, sz, ok := storedNumber(&cols[i], b)
@@ -436,4 +466,23 @@ func (tb *Table) CountIndexGroups(ctx *sql.Context, lookup sql.IndexLookup, k in
 		}
 	}
 	return true, emit()
+}
+
+// keyEquals reports whether the stored string raw has the index key key
+// (SF-5); known is false when raw is no string the key encoding takes.
+func (c *colCodec) keyEquals(raw, key []byte) (eq, known bool) {
+	var buf [128]byte
+	k := append(buf[:0], keyValue)
+	s := ""
+	if len(raw) > 0 {
+		s = unsafe.String(&raw[0], len(raw)) // appendStringKey does not keep it
+	}
+	if c.char {
+		s = strings.TrimRight(s, " ")
+	}
+	k, err := c.appendStringKey(k, s)
+	if err != nil {
+		return false, false
+	}
+	return bytes.Equal(k, key), true
 }

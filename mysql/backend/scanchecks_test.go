@@ -162,3 +162,73 @@ func sortConds(c []scanfilter.Cond) {
 		}
 	}
 }
+
+// TestScanStringChecks checks SF-5 on stored rows: a string equality
+// check rejects a row exactly when the column type's comparison (its
+// collation, PAD SPACE, CHAR's trailing spaces) says the stored value
+// and the literal differ.
+func TestScanStringChecks(t *testing.T) {
+	ctx := context.Background()
+	alphabet := []string{"a", "A", "é", "E", "e", " ", "ß", "s", "S", "中", "😀", "\t"}
+	rng := rand.New(rand.NewSource(5))
+	str := func() string {
+		s := ""
+		for n := rng.Intn(4); n > 0; n-- {
+			s += alphabet[rng.Intn(len(alphabet))]
+		}
+		return s
+	}
+	for _, ts := range []string{"varchar(10) COLLATE utf8mb4_0900_ai_ci", "varchar(10) COLLATE utf8mb4_0900_as_cs",
+		"varchar(10) COLLATE utf8mb4_0900_bin", "varchar(10) COLLATE utf8mb4_general_ci", "varchar(10) COLLATE utf8mb4_bin",
+		"char(6) COLLATE utf8mb4_0900_ai_ci", "char(6) COLLATE utf8mb4_bin"} {
+		typ, err := planbuilder.ParseColumnTypeString(ts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := newColCodec(typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		intTyp, _ := planbuilder.ParseColumnTypeString("int")
+		ic, _ := newColCodec(intTyp)
+		cols := []colCodec{ic, c}
+		tb := &Table{t: &table{cols: cols}}
+		rejected := 0
+		for i := 0; i < 3000; i++ {
+			lit, v := str(), str()
+			if rng.Intn(4) == 0 {
+				v = lit
+			}
+			nt := tb.WithScanChecks([]scanfilter.Cond{{Col: 1, Op: scanfilter.EQ, IsStr: true, Str: lit}}).(*Table)
+			if len(nt.checks) != 1 {
+				t.Fatalf("%s: the check was not kept", ts)
+			}
+			var row sql.Row = sql.Row{int32(i), v}
+			if rng.Intn(10) == 0 {
+				row[1] = nil
+			}
+			val, err := appendRow(ctx, nil, cols, row)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := false
+			if row[1] != nil {
+				cmp, err := typ.Compare(ctx, row[1], lit)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want = cmp == 0
+			}
+			pass, decided := checkRow(val, cols, nt.checks)
+			if !decided || pass != want {
+				t.Fatalf("%s: %q = %q: passes %v (decided %v), want %v", ts, row[1], lit, pass, decided, want)
+			}
+			if !pass {
+				rejected++
+			}
+		}
+		if rejected < 1000 {
+			t.Fatalf("%s: %d of 3000 rejected", ts, rejected)
+		}
+	}
+}

@@ -420,8 +420,9 @@
 // RULE-95 A read-only query's table reads drop stored rows it is certain
 // to discard before decoding them (backend CODEC-14, package
 // scanfilter): WHERE conjuncts comparing an integer or DECIMAL column
-// with an exact number or an uncorrelated scalar subquery's value, and
-// a top-N's worst kept first key (scanchecks.go).
+// with an exact number or an uncorrelated scalar subquery's value, a
+// text column's equality with a string literal of its type, and a
+// top-N's worst kept first key (scanchecks.go).
 //
 // RULE-96 COUNT, SUM and AVG without GROUP BY over one table read whole,
 // filtered only by RULE-95 checks, are fed the numbers of their

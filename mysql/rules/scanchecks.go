@@ -144,6 +144,8 @@ func filterChecks(e sql.Expression, alias string, tb scanCheckable, out []scanfi
 		return filterChecks(x.Expression, alias, tb, out)
 	case *opaqueSubquery:
 		return filterChecks(x.not, alias, tb, out)
+	case *stringCompare: // RULE-81
+		return filterChecks(x.Expression, alias, tb, out)
 	case *expression.Between:
 		col := numericColumn(x.Val, alias, tb)
 		lo, ok1 := checkNumber(x.Lower)
@@ -155,6 +157,9 @@ func filterChecks(e sql.Expression, alias string, tb scanCheckable, out []scanfi
 	}
 	if col, sop, sq, ok := deferredComparison(e, alias, tb); ok {
 		return append(out, scanfilter.Cond{Col: col, Op: sop, Deferred: &scanfilter.Bound{Key: deferredKey(col, sop, sq)}})
+	}
+	if col, lit, ok := stringEquality(e, alias, tb); ok {
+		return append(out, scanfilter.Cond{Col: col, Op: scanfilter.EQ, IsStr: true, Str: lit})
 	}
 	op, ok := comparisonOp(e)
 	if !ok || op == "<=>" {
@@ -174,6 +179,38 @@ func filterChecks(e sql.Expression, alias string, tb scanCheckable, out []scanfi
 		return out
 	}
 	return append(out, scanfilter.Cond{Col: col, Op: sop, Value: v})
+}
+
+// stringEquality splits e when it is a text column of the table equal to
+// a string literal of the column's own type (RULE-73 types it so), which
+// compares under the column's collation (SF-5).
+func stringEquality(e sql.Expression, alias string, tb scanCheckable) (int, string, bool) {
+	eq, ok := e.(*expression.Equals)
+	if !ok {
+		return 0, "", false
+	}
+	l, r := eq.Left(), eq.Right()
+	lit, ok := r.(*expression.Literal)
+	if !ok {
+		if lit, ok = l.(*expression.Literal); !ok {
+			return 0, "", false
+		}
+		l = r
+	}
+	gf, ok := l.(*expression.GetField)
+	if !ok || !strings.EqualFold(gf.Table(), alias) {
+		return 0, "", false
+	}
+	st, ok := gf.Type().(sql.StringType)
+	if !ok || !types.IsTextOnly(st) || !types.TypesEqual(st, lit.Type()) {
+		return 0, "", false
+	}
+	s, ok := lit.Value().(string)
+	if !ok {
+		return 0, "", false
+	}
+	col := tb.ColumnIndex(gf.Name())
+	return col, s, col >= 0
 }
 
 func checkOp(op string) (scanfilter.Op, bool) {

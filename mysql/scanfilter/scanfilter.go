@@ -25,6 +25,12 @@
 // go-mysql-server clears when the statement ends); unset (not yet built,
 // or a value that is no exact number) it passes every row.
 //
+// SF-5 A string column's equality with a string literal typed as the
+// column (so compared under the column's collation) is decided by the
+// index key encodings of the two values, which are equal exactly when the
+// collation makes the strings equal (what the table's unique indexes and
+// index lookups rely on).
+//
 // SF-3 A Bound is the worst sort key a top-N keeps once it holds its n
 // rows: a row whose first sort key is strictly worse cannot enter it. It
 // is set by the top-N and read by the scan under it in the same
@@ -142,6 +148,12 @@ type Cond struct {
 	// NullFirst: a bound's NULL sorts before every number in the
 	// top-N's order (it passes a set bound).
 	NullFirst bool
+	// A string column's equality with Str under the column's collation
+	// (SF-5) instead of a number's comparison; Key is Str's index key,
+	// which the table fills in.
+	IsStr bool
+	Str   string
+	Key   []byte
 }
 
 // Bound is a top-N's current worst first sort key (SF-3), or a deferred
