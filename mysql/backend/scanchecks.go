@@ -40,6 +40,11 @@ func (tb *Table) WithScanChecks(conds []scanfilter.Cond) sql.Table {
 			if cc.kind != kString || c.Op != scanfilter.EQ {
 				continue
 			}
+			if cc.char && !cc.padKey && strings.HasSuffix(c.Str, " ") {
+				// A CHAR column's key drops a literal's trailing spaces
+				// (CODEC-7), which a NO PAD comparison keeps.
+				continue
+			}
 			key, err := cc.appendKey(context.Background(), nil, c.Str)
 			if err != nil {
 				continue

@@ -5,10 +5,12 @@ import (
 	"math"
 	"math/big"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/planbuilder"
+	"github.com/dolthub/vitess/go/sqltypes"
 	"github.com/shopspring/decimal"
 
 	"strata/mysql/scanfilter"
@@ -169,7 +171,7 @@ func sortConds(c []scanfilter.Cond) {
 // and the literal differ.
 func TestScanStringChecks(t *testing.T) {
 	ctx := context.Background()
-	alphabet := []string{"a", "A", "é", "E", "e", " ", "ß", "s", "S", "中", "😀", "\t"}
+	alphabet := []string{"a", "A", "é", "E", "e", " ", " ", "ß", "s", "S", "中", "😀", "\t"}
 	rng := rand.New(rand.NewSource(5))
 	str := func() string {
 		s := ""
@@ -189,6 +191,10 @@ func TestScanStringChecks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// As a table of the current key format has them (newTable).
+		c.padKey = c.coll.PadAttribute() == "PAD SPACE"
+		c.char = c.qt == sqltypes.Char
+		c.dense = c.weight != nil
 		intTyp, _ := planbuilder.ParseColumnTypeString("int")
 		ic, _ := newColCodec(intTyp)
 		cols := []colCodec{ic, c}
@@ -201,7 +207,13 @@ func TestScanStringChecks(t *testing.T) {
 			}
 			nt := tb.WithScanChecks([]scanfilter.Cond{{Col: 1, Op: scanfilter.EQ, IsStr: true, Str: lit}}).(*Table)
 			if len(nt.checks) != 1 {
+				if c.char && !c.padKey && strings.HasSuffix(lit, " ") {
+					continue // left to the filter
+				}
 				t.Fatalf("%s: the check was not kept", ts)
+			}
+			if c.char {
+				v = strings.TrimRight(v, " ") // stored so (CODEC-7)
 			}
 			var row sql.Row = sql.Row{int32(i), v}
 			if rng.Intn(10) == 0 {
@@ -213,7 +225,11 @@ func TestScanStringChecks(t *testing.T) {
 			}
 			want := false
 			if row[1] != nil {
-				cmp, err := typ.Compare(ctx, row[1], lit)
+				a, b := row[1].(string), lit
+				if c.padKey { // MySQL's PAD SPACE, which the type's Compare lacks (rules RULE-26)
+					a, b = strings.TrimRight(a, " "), strings.TrimRight(b, " ")
+				}
+				cmp, err := typ.Compare(ctx, a, b)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -84,6 +84,13 @@ func newScanAgg(ctx *sql.Context, g *plan.GroupBy) *scanAgg {
 			a.filterPrefix, n = p.Row, p.Child
 		}
 	}
+	whole := n // a table read whole: an index lookup's range is no part of the table's checks
+	if ta, ok := whole.(*plan.TableAlias); ok {
+		whole = ta.Child
+	}
+	if _, ok := whole.(*plan.ResolvedTable); !ok {
+		return nil
+	}
 	alias, tb := filteredTable(n)
 	if tb == nil {
 		return nil
@@ -421,16 +428,19 @@ func newIndexGroups(ctx *sql.Context, g *plan.GroupBy, row sql.Row) sql.RowIter 
 		c := cols[j]
 		pos[strings.ToLower(c[strings.LastIndexByte(c, '.')+1:])] = j
 	}
+	grouped := map[string]bool{} // k distinct columns: GROUP BY a, a groups by a alone
 	for _, e := range g.GroupByExprs {
 		gf, ok := e.(*expression.GetField)
 		if !ok || !strings.EqualFold(gf.Table(), alias) {
 			return nil
 		}
-		if _, ok := pos[strings.ToLower(gf.Name())]; !ok {
+		name := strings.ToLower(gf.Name())
+		if _, ok := pos[name]; !ok {
 			return nil
 		}
+		grouped[name] = true
 	}
-	if len(pos) != k {
+	if len(pos) != k || len(grouped) != k {
 		return nil
 	}
 	out := make([]int, len(g.SelectedExprs)) // -1: COUNT, else a key column

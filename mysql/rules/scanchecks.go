@@ -348,14 +348,21 @@ func filteredTable(n sql.Node) (string, scanCheckable) {
 	if ta, ok := n.(*plan.TableAlias); ok {
 		alias, n = ta.Name(), ta.Child
 	}
-	rt, ok := n.(*plan.ResolvedTable)
-	if !ok {
+	var t sql.Table
+	switch x := n.(type) {
+	case *plan.ResolvedTable:
+		if alias == "" {
+			alias = x.Name()
+		}
+		t = x.Table
+	case *plan.IndexedTableAccess:
+		if alias == "" {
+			alias = x.Name()
+		}
+		t = x.Table
+	default:
 		return "", nil
 	}
-	if alias == "" {
-		alias = rt.Name()
-	}
-	t := rt.Table
 	for {
 		w, ok := t.(sql.TableWrapper)
 		if !ok {
