@@ -740,18 +740,11 @@ func decodeRow(ctx context.Context, b []byte, cols []colCodec, dst sql.Row) erro
 // DECIMAL and string values take their memory from a when it is not nil
 // (CODEC-13).
 func decodeColumns(ctx context.Context, b []byte, cols []colCodec, dst sql.Row, need []bool, a *valueArena) error {
-	n, k := binary.Uvarint(b)
-	if k <= 0 || n > uint64(len(b)-k)*8 { // a column count the NULL bitmap cannot hold
+	cur, ok := newRowCursor(b)
+	if !ok {
 		return errCorruptRow
 	}
-	b = b[k:]
-	stored := int(n)
-	nbytes := (stored + 7) / 8
-	if len(b) < nbytes {
-		return errCorruptRow
-	}
-	nulls := b[:nbytes]
-	b = b[nbytes:]
+	nulls, b, stored := cur.nulls, cur.b, cur.stored
 	for i := range cols {
 		c := &cols[i]
 		if i >= stored || nulls[i/8]&(1<<(i%8)) != 0 {

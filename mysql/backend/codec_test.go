@@ -46,6 +46,21 @@ func randomValue(rng *rand.Rand, c colCodec) any {
 	panic("kind")
 }
 
+// testCodec is the codec of a column of type typStr (ParseColumnTypeString's
+// syntax) in a table of key format keyFormat, and the type.
+func testCodec(t testing.TB, typStr string, keyFormat int) (colCodec, sql.Type) {
+	t.Helper()
+	typ, err := planbuilder.ParseColumnTypeString(typStr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := tableColCodec(typ, keyFormat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, typ
+}
+
 // TestKeyOrderMatchesCompare checks CODEC-1: byte order of encoded keys is
 // go-mysql-server's order, for each type and collation, and prefixes of
 // tuples stay prefixes (CODEC-2, self-delimiting columns).
@@ -54,14 +69,7 @@ func TestKeyOrderMatchesCompare(t *testing.T) {
 	for _, typStr := range []string{"bigint", "int unsigned", "double", "decimal(10,2)", "datetime(6)",
 		"varchar(20) COLLATE utf8mb4_0900_bin", "varchar(20) COLLATE utf8mb4_general_ci",
 		"varchar(20) COLLATE utf8mb4_0900_ai_ci", "varbinary(20)"} {
-		typ, err := planbuilder.ParseColumnTypeString(typStr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := newColCodec(typ)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c, typ := testCodec(t, typStr, 0)
 		for _, dense := range []bool{false, true} { // CODEC-3 and CODEC-12
 			c.dense = dense && c.weight != nil
 			rng := rand.New(rand.NewSource(1))
@@ -146,14 +154,7 @@ func TestRowRoundTrip(t *testing.T) {
 	var cols []colCodec
 	for _, s := range []string{"bigint", "int unsigned", "double", "decimal(10,2)", "datetime(6)",
 		"varchar(20)", "varbinary(20)", "json", "tinyint", "float", "date"} {
-		typ, err := planbuilder.ParseColumnTypeString(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := newColCodec(typ)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c, _ := testCodec(t, s, 0)
 		cols = append(cols, c)
 	}
 	when := time.Date(2024, 2, 3, 4, 5, 6, 7000, time.UTC)

@@ -82,85 +82,119 @@ func passesChecks(val []byte, cols []colCodec, conds []scanfilter.Cond) bool {
 // checkRow is passesChecks, and whether every check was decided (a
 // passing row then satisfies every check; AGG-1 relies on it).
 func checkRow(val []byte, cols []colCodec, conds []scanfilter.Cond) (pass, decided bool) {
-	nulls, b, stored, ok := rowColumns(val)
+	cur, ok := newRowCursor(val)
 	if !ok {
 		return true, false // decodeColumns reports the corruption
 	}
 	decided = true
-	ci := 0
-	for i := 0; ci < len(conds); i++ {
-		if i >= stored || i >= len(cols) {
-			return true, false // added after the row was written
+	for len(conds) > 0 {
+		col := conds[0].Col
+		n := 1 // the checks of this column
+		for n < len(conds) && conds[n].Col == col {
+			n++
 		}
-		null := nulls[i/8]&(1<<(i%8)) != 0
-		if conds[ci].Col > i {
-			if !null {
-				sz, err := cols[i].skipValue(b)
-				if err != nil {
-					return true, false
-				}
-				b = b[sz:]
-			}
-			continue
+		group := conds[:n]
+		conds = conds[n:]
+		null, ok := cur.seek(cols, col)
+		if !ok {
+			return true, false // added after the row was written, or corrupt
 		}
 		if null {
-			for ; ci < len(conds) && conds[ci].Col == i; ci++ {
-				if r, known := conds[ci].DecideNull(); !known {
+			for i := range group {
+				if r, known := group[i].DecideNull(); !known {
 					decided = false
 				} else if !r {
 					return false, true
 				}
 			}
+			cur.next(0)
 			continue
 		}
-		if cols[i].kind == kString { // SF-5
-			l, k := binary.Uvarint(b)
-			if k <= 0 || uint64(len(b)-k) < l {
+		if cols[col].kind == kString { // SF-5
+			l, k := binary.Uvarint(cur.b)
+			if k <= 0 || uint64(len(cur.b)-k) < l {
 				return true, false
 			}
-			raw := b[k : k+int(l)]
-			for ; ci < len(conds) && conds[ci].Col == i; ci++ {
-				if eq, known := cols[i].keyEquals(raw, conds[ci].Key); !known {
+			raw := cur.b[k : k+int(l)]
+			for i := range group {
+				if eq, known := cols[col].keyEquals(raw, group[i].Key); !known {
 					decided = false
 				} else if !eq {
 					return false, true
 				}
 			}
-			b = b[k+int(l):]
+			cur.next(k + int(l))
 			continue
 		}
-		v, sz, ok := storedNumber(&cols[i], b)
+		v, sz, ok := storedNumber(&cols[col], cur.b)
 		if sz == 0 {
 			return true, false
 		}
-		for ; ci < len(conds) && conds[ci].Col == i; ci++ {
+		for i := range group {
 			if !ok {
 				decided = false
-			} else if r, known := conds[ci].Decide(v); !known {
+			} else if r, known := group[i].Decide(v); !known {
 				decided = false
 			} else if !r {
 				return false, true
 			}
 		}
-		b = b[sz:]
+		cur.next(sz)
 	}
 	return true, decided
 }
 
-// rowColumns splits a stored row (CODEC-4) into its NULL bitmap, its
-// column values and the number of columns stored.
-func rowColumns(val []byte) (nulls, b []byte, stored int, ok bool) {
+// rowCursor walks a stored row's columns in order (CODEC-4) without
+// decoding those it passes: b starts at column i's value.
+type rowCursor struct {
+	nulls, b  []byte
+	stored, i int
+}
+
+// newRowCursor starts at a stored row's first column; ok is false when
+// its header is corrupt (a column count the NULL bitmap cannot hold).
+func newRowCursor(val []byte) (rowCursor, bool) {
 	n, k := binary.Uvarint(val)
 	if k <= 0 || n > uint64(len(val)-k)*8 {
-		return nil, nil, 0, false
+		return rowCursor{}, false
 	}
-	b = val[k:]
-	stored = int(n)
-	nbytes := (stored + 7) / 8
+	b := val[k:]
+	nbytes := (int(n) + 7) / 8
 	if len(b) < nbytes {
-		return nil, nil, 0, false
+		return rowCursor{}, false
 	}
-	return b[:nbytes], b[nbytes:], stored, true
+	return rowCursor{nulls: b[:nbytes], b: b[nbytes:], stored: int(n)}, true
+}
+
+// seek skips to column col (at or after the current one) and reports
+// whether it is NULL; ok is false when the row does not store it (a
+// column added later) or a value before it is corrupt.
+func (c *rowCursor) seek(codecs []colCodec, col int) (null, ok bool) {
+	for ; c.i < col; c.i++ {
+		if c.i >= c.stored || c.i >= len(codecs) {
+			return false, false
+		}
+		if !c.null(c.i) {
+			sz, err := codecs[c.i].skipValue(c.b)
+			if err != nil {
+				return false, false
+			}
+			c.b = c.b[sz:]
+		}
+	}
+	if col >= c.stored || col >= len(codecs) {
+		return false, false
+	}
+	return c.null(col), true
+}
+
+func (c *rowCursor) null(i int) bool { return c.nulls[i/8]&(1<<(i%8)) != 0 }
+
+// next moves past the current column, whose value is sz bytes (0 for a
+// NULL).
+func (c *rowCursor) next(sz int) {
+	c.b = c.b[sz:]
+	c.i++
 }
 
 // AGG-1 A read-only aggregate over a whole table (no index range) may
@@ -193,10 +227,7 @@ func (tb *Table) CanScanNumbers(ctx *sql.Context, cols []int) bool {
 		}
 	}
 	s, err := sessionOf(ctx)
-	if err != nil {
-		return false
-	}
-	return !s.lockingReads(ctx) && !s.serializableRead(ctx)
+	return err == nil && s.snapshotRead(ctx)
 }
 
 // ScanNumbers calls visit for each stored row of the table that passes
@@ -269,39 +300,39 @@ func readNumbers(val []byte, codecs []colCodec, cols, order []int, r *scanfilter
 	for i := range r.State {
 		r.State[i] = scanfilter.NumOther
 	}
-	nulls, b, stored, ok := rowColumns(val)
+	cur, ok := newRowCursor(val)
 	if !ok {
 		return
 	}
-	oi := 0
-	for i := 0; oi < len(order) && i < stored && i < len(codecs); i++ {
-		null := nulls[i/8]&(1<<(i%8)) != 0
-		if cols[order[oi]] > i {
-			if !null {
-				sz, err := codecs[i].skipValue(b)
-				if err != nil {
-					return
-				}
-				b = b[sz:]
-			}
-			continue
+	for len(order) > 0 {
+		col := cols[order[0]]
+		n := 1 // the wanted columns at this position
+		for n < len(order) && cols[order[n]] == col {
+			n++
+		}
+		same := order[:n]
+		order = order[n:]
+		null, ok := cur.seek(codecs, col)
+		if !ok {
+			return
 		}
 		if null {
-			for ; oi < len(order) && cols[order[oi]] == i; oi++ {
-				r.State[order[oi]] = scanfilter.NumNull
+			for _, o := range same {
+				r.State[o] = scanfilter.NumNull
 			}
+			cur.next(0)
 			continue
 		}
-		v, sz, ok := storedNumber(&codecs[i], b)
+		v, sz, ok := storedNumber(&codecs[col], cur.b)
 		if sz == 0 {
 			return
 		}
-		for ; oi < len(order) && cols[order[oi]] == i; oi++ {
-			if ok {
-				r.Nums[order[oi]], r.State[order[oi]] = v, scanfilter.NumExact
+		if ok {
+			for _, o := range same {
+				r.Nums[o], r.State[o] = v, scanfilter.NumExact
 			}
 		}
-		b = b[sz:]
+		cur.next(sz)
 	}
 }
 
@@ -399,7 +430,7 @@ func (tb *Table) CountIndexGroups(ctx *sql.Context, lookup sql.IndexLookup, k in
 	if err != nil {
 		return false, err
 	}
-	if s.lockingReads(ctx) || s.serializableRead(ctx) {
+	if !s.snapshotRead(ctx) {
 		return false, nil
 	}
 	part, err := tb.lookupPartition(ctx, lookup)

@@ -9,8 +9,6 @@ import (
 	"testing"
 
 	"github.com/dolthub/go-mysql-server/sql"
-	"github.com/dolthub/go-mysql-server/sql/planbuilder"
-	"github.com/dolthub/vitess/go/sqltypes"
 	"github.com/shopspring/decimal"
 
 	"strata/mysql/scanfilter"
@@ -25,14 +23,7 @@ func TestScanChecks(t *testing.T) {
 	ctx := context.Background()
 	var cols []colCodec
 	for _, ts := range []string{"varchar(20)", "int", "double", "bigint unsigned", "decimal(10,2)", "decimal(30,5)", "tinyint unsigned"} {
-		typ, err := planbuilder.ParseColumnTypeString(ts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := newColCodec(typ)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c, _ := testCodec(t, ts, 0)
 		cols = append(cols, c)
 	}
 	rng := rand.New(rand.NewSource(7))
@@ -183,20 +174,8 @@ func TestScanStringChecks(t *testing.T) {
 	for _, ts := range []string{"varchar(10) COLLATE utf8mb4_0900_ai_ci", "varchar(10) COLLATE utf8mb4_0900_as_cs",
 		"varchar(10) COLLATE utf8mb4_0900_bin", "varchar(10) COLLATE utf8mb4_general_ci", "varchar(10) COLLATE utf8mb4_bin",
 		"char(6) COLLATE utf8mb4_0900_ai_ci", "char(6) COLLATE utf8mb4_bin"} {
-		typ, err := planbuilder.ParseColumnTypeString(ts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := newColCodec(typ)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// As a table of the current key format has them (newTable).
-		c.padKey = c.coll.PadAttribute() == "PAD SPACE"
-		c.char = c.qt == sqltypes.Char
-		c.dense = c.weight != nil
-		intTyp, _ := planbuilder.ParseColumnTypeString("int")
-		ic, _ := newColCodec(intTyp)
+		c, typ := testCodec(t, ts, newTableKeyFormat) // as a new table has it
+		ic, _ := testCodec(t, "int", newTableKeyFormat)
 		cols := []colCodec{ic, c}
 		tb := &Table{t: &table{cols: cols}}
 		rejected := 0

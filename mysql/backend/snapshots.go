@@ -122,6 +122,13 @@ func (s *Session) ChainState(ctx *sql.Context) (level string, readOnly, ok bool)
 // COMMIT/ROLLBACK starts next (SES-10).
 func (s *Session) ChainIsolation(level string) { s.nextIsolation = level }
 
+// snapshotRead reports whether the current statement's reads take no
+// locks, so that they read at the snapshot (SES-9): neither a locking
+// statement nor a SERIALIZABLE read in a transaction.
+func (s *Session) snapshotRead(ctx *sql.Context) bool {
+	return !s.lockingReads(ctx) && !s.serializableRead(ctx)
+}
+
 // serializableRead reports whether a plain read of the current statement
 // is a shared locking read (SES-9: SERIALIZABLE inside a transaction).
 func (s *Session) serializableRead(ctx *sql.Context) bool {

@@ -136,16 +136,10 @@ func openTableDef(ctx *sql.Context, d *Database, def *tableDef, _ any) (*table, 
 			t.autoCol = i
 			c.Extra = "auto_increment"
 		}
-		codec, err := newColCodec(typ)
+		codec, err := tableColCodec(typ, def.KeyFormat)
 		if err != nil {
 			return nil, sql.ErrUnsupportedFeature.New(err.Error())
 		}
-		if def.KeyFormat >= keyFormatPadSpace && codec.kind == kString {
-			codec.padKey = codec.coll.PadAttribute() == "PAD SPACE"                     // CODEC-8
-			codec.char = codec.qt == sqltypes.Char                                      // CODEC-7
-			codec.dense = def.KeyFormat >= keyFormatDenseWeights && codec.weight != nil // CODEC-12
-		}
-		codec.utc = def.KeyFormat >= keyFormatPadSpace && codec.qt == sqltypes.Timestamp // CODEC-5
 		t.cols = append(t.cols, codec)
 		t.sch = append(t.sch, c)
 	}
@@ -889,6 +883,22 @@ func isNullRange(ce sql.MySQLRangeColumnExpr) bool {
 	_, lowNull := ce.LowerBound.(sql.BelowNull)
 	_, upNull := ce.UpperBound.(sql.AboveNull)
 	return lowNull && upNull
+}
+
+// tableColCodec is the codec of a column of type typ in a table of key
+// format keyFormat.
+func tableColCodec(typ sql.Type, keyFormat int) (colCodec, error) {
+	codec, err := newColCodec(typ)
+	if err != nil {
+		return codec, err
+	}
+	if keyFormat >= keyFormatPadSpace && codec.kind == kString {
+		codec.padKey = codec.coll.PadAttribute() == "PAD SPACE"                 // CODEC-8
+		codec.char = codec.qt == sqltypes.Char                                  // CODEC-7
+		codec.dense = keyFormat >= keyFormatDenseWeights && codec.weight != nil // CODEC-12
+	}
+	codec.utc = keyFormat >= keyFormatPadSpace && codec.qt == sqltypes.Timestamp // CODEC-5
+	return codec, nil
 }
 
 // ---- row iteration ----

@@ -1,8 +1,6 @@
 package compat
 
 import (
-	"database/sql"
-	"fmt"
 	"strings"
 	"testing"
 )
@@ -21,13 +19,7 @@ func TestOuterColumnFiltersInSubqueries(t *testing.T) {
 		"CREATE TABLE ofq.u (id INT PRIMARY KEY, k INT, KEY (k))",
 		"INSERT INTO ofq.u VALUES (1,1),(2,2),(7,2)",
 	}
-	for _, q := range setup {
-		for _, c := range []*sql.DB{st, ma} {
-			if _, err := c.Exec(q); err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
-		}
-	}
+	execBoth(t, st, ma, setup...)
 	var diffs []string
 	for _, q := range []string{
 		"SELECT COUNT(*) FROM ofq.t o WHERE (SELECT COUNT(*) FROM ofq.t WHERE o.id > 3) > 0",
@@ -41,10 +33,8 @@ func TestOuterColumnFiltersInSubqueries(t *testing.T) {
 		"SELECT id FROM ofq.t o WHERE EXISTS (SELECT 1 FROM ofq.u WHERE u.id = o.id AND o.k IN (1, 3)) ORDER BY id",
 		"SELECT id FROM ofq.t o WHERE o.id IN (SELECT u.id FROM ofq.u WHERE o.v BETWEEN 15 AND 45) ORDER BY id",
 	} {
-		want, werr := predRows(ma, q)
-		got, gerr := predRows(st, q)
-		if (werr == nil) != (gerr == nil) || got != want {
-			diffs = append(diffs, fmt.Sprintf("%s\n    strata:  %s %v\n    mariadb: %s %v", q, got, gerr, want, werr))
+		if d := sameRows(st, ma, q); d != "" {
+			diffs = append(diffs, d)
 		}
 	}
 	if len(diffs) > 0 {

@@ -66,13 +66,7 @@ func TestRandomPredicatesMatchMariaDB(t *testing.T) {
 		"INSERT INTO p.ix VALUES " + strings.Join(rows, ","),
 		"INSERT INTO p.noix SELECT * FROM p.ix",
 	}
-	for _, q := range setup {
-		for _, c := range []*sql.DB{st, ma} {
-			if _, err := c.Exec(q); err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
-		}
-	}
+	execBoth(t, st, ma, setup...)
 	g := predGen{r: r, cols: cols}
 	numeric := []string{"ti", "tu", "si", "mu", "i", "u", "bi", "bu", "de"}
 	const npred = 1500
@@ -83,8 +77,8 @@ func TestRandomPredicatesMatchMariaDB(t *testing.T) {
 		for _, tbl := range []string{"ix", "noix"} {
 			q := "SELECT id FROM p." + tbl + " WHERE " + p + " ORDER BY id"
 			got, gerr := predRows(st, q)
-			if (werr == nil) != (gerr == nil) || got != want {
-				diffs = append(diffs, fmt.Sprintf("%s\n    strata:  %s %v\n    mariadb: %s %v", q, got, gerr, want, werr))
+			if d := rowsDiff(q, got, gerr, want, werr); d != "" {
+				diffs = append(diffs, d)
 			}
 		}
 		if i%3 == 1 {
@@ -107,10 +101,8 @@ func TestRandomPredicatesMatchMariaDB(t *testing.T) {
 				"SELECT " + sel + " FROM p.noix WHERE " + where,
 				"SELECT id FROM p.noix WHERE " + where + " ORDER BY id",
 			} {
-				want, werr := predRows(ma, q)
-				got, gerr := predRows(st, q)
-				if (werr == nil) != (gerr == nil) || got != want {
-					diffs = append(diffs, fmt.Sprintf("%s\n    strata:  %s %v\n    mariadb: %s %v", q, got, gerr, want, werr))
+				if d := sameRows(st, ma, q); d != "" {
+					diffs = append(diffs, d)
 				}
 			}
 		}
@@ -127,10 +119,8 @@ func TestRandomPredicatesMatchMariaDB(t *testing.T) {
 				"SELECT " + c + ", COUNT(*) FROM p.ix" + where + " GROUP BY " + c + " ORDER BY " + c,
 				"SELECT COUNT(1) AS n, " + c + " FROM p.ix" + where + " GROUP BY " + c + " ORDER BY n DESC, " + c + " LIMIT 3",
 			} {
-				want, werr := predRows(ma, q)
-				got, gerr := predRows(st, q)
-				if (werr == nil) != (gerr == nil) || got != want {
-					diffs = append(diffs, fmt.Sprintf("%s\n    strata:  %s %v\n    mariadb: %s %v", q, got, gerr, want, werr))
+				if d := sameRows(st, ma, q); d != "" {
+					diffs = append(diffs, d)
 				}
 			}
 		}
@@ -144,8 +134,8 @@ func TestRandomPredicatesMatchMariaDB(t *testing.T) {
 			for _, tbl := range []string{"ix", "noix"} {
 				q := "SELECT id, " + c + " FROM p." + tbl + " WHERE " + p + tail
 				got, gerr := predRows(st, q)
-				if (werr == nil) != (gerr == nil) || got != want {
-					diffs = append(diffs, fmt.Sprintf("%s\n    strata:  %s %v\n    mariadb: %s %v", q, got, gerr, want, werr))
+				if d := rowsDiff(q, got, gerr, want, werr); d != "" {
+					diffs = append(diffs, d)
 				}
 			}
 		}
@@ -244,6 +234,35 @@ func (g predGen) pred(depth int) string {
 		op = " OR "
 	}
 	return "(" + g.pred(depth-1) + op + g.pred(depth-1) + ")"
+}
+
+// execBoth runs each statement on both servers; an error fails the test.
+func execBoth(t *testing.T, st, ma *sql.DB, stmts ...string) {
+	t.Helper()
+	for _, q := range stmts {
+		for _, c := range []*sql.DB{st, ma} {
+			if _, err := c.Exec(q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+	}
+}
+
+// sameRows runs q on both servers and returns rowsDiff of the answers.
+func sameRows(st, ma *sql.DB, q string) string {
+	want, werr := predRows(ma, q)
+	got, gerr := predRows(st, q)
+	return rowsDiff(q, got, gerr, want, werr)
+}
+
+// rowsDiff describes how strata's answer to q (rows got, error gerr)
+// differs from MariaDB's (want, werr), or is "" when both give the same
+// rows or both fail.
+func rowsDiff(q, got string, gerr error, want string, werr error) string {
+	if (werr == nil) != (gerr == nil) || got != want {
+		return fmt.Sprintf("%s\n    strata:  %s %v\n    mariadb: %s %v", q, got, gerr, want, werr)
+	}
+	return ""
 }
 
 func predRows(c *sql.DB, q string) (string, error) {

@@ -405,15 +405,7 @@ func newIndexGroups(ctx *sql.Context, g *plan.GroupBy, row sql.Row) sql.RowIter 
 	if alias == "" {
 		alias = ita.Name()
 	}
-	var t sql.Table = ita.Table
-	for {
-		w, ok := t.(sql.TableWrapper)
-		if !ok {
-			break
-		}
-		t = w.Underlying()
-	}
-	gc, ok := t.(groupCounter)
+	gc, ok := sql.GetUnderlyingTable(ita.Table).(groupCounter)
 	if !ok {
 		return nil
 	}

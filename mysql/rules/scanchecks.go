@@ -87,39 +87,37 @@ func withScanChecks(n sql.Node, checks func(alias string, tb scanCheckable) []sc
 }
 
 func withScanChecks1(n sql.Node, alias string, checks func(alias string, tb scanCheckable) []scanfilter.Cond) (sql.Node, bool) {
+	var t sql.Table
 	switch x := n.(type) {
 	case *plan.ResolvedTable:
-		tb, ok := x.Table.(scanCheckable)
-		if !ok {
-			return n, false
-		}
-		if alias == "" {
-			alias = x.Name()
-		}
-		conds := checks(alias, tb)
-		if len(conds) == 0 {
-			return n, false
-		}
-		nt := tb.WithScanChecks(conds)
-		if nt == sql.Table(tb) {
-			return n, false
-		}
+		t = x.Table
+	case *plan.IndexedTableAccess:
+		t = x.Table
+	default:
+		return n, false
+	}
+	tb, ok := t.(scanCheckable)
+	if !ok {
+		return n, false
+	}
+	if alias == "" {
+		alias = n.(sql.Nameable).Name()
+	}
+	conds := checks(alias, tb)
+	if len(conds) == 0 {
+		return n, false
+	}
+	nt := tb.WithScanChecks(conds)
+	if nt == sql.Table(tb) {
+		return n, false
+	}
+	switch x := n.(type) {
+	case *plan.ResolvedTable:
 		nn, err := x.ReplaceTable(nt)
 		return nn, err == nil
 	case *plan.IndexedTableAccess:
-		tb, ok := x.Table.(scanCheckable)
+		it, ok := nt.(sql.IndexedTable)
 		if !ok {
-			return n, false
-		}
-		if alias == "" {
-			alias = x.Name()
-		}
-		conds := checks(alias, tb)
-		if len(conds) == 0 {
-			return n, false
-		}
-		it, ok := tb.WithScanChecks(conds).(sql.IndexedTable)
-		if !ok || sql.Table(it) == sql.Table(tb) {
 			return n, false
 		}
 		nn := *x
@@ -363,14 +361,7 @@ func filteredTable(n sql.Node) (string, scanCheckable) {
 	default:
 		return "", nil
 	}
-	for {
-		w, ok := t.(sql.TableWrapper)
-		if !ok {
-			break
-		}
-		t = w.Underlying()
-	}
-	tb, ok := t.(scanCheckable)
+	tb, ok := sql.GetUnderlyingTable(t).(scanCheckable)
 	if !ok {
 		return "", nil
 	}
@@ -402,19 +393,10 @@ func checkNumber(e sql.Expression) (scanfilter.Num, bool) {
 }
 
 // numberOf is v as an exact number, when it is an integer or DECIMAL of
-// int64 digits.
+// int64 digits (1E+3 has the scale -3).
 func numberOf(v any) (scanfilter.Num, bool) {
 	m, exp, ok := digits(v)
-	if !ok {
-		return scanfilter.Num{}, false
-	}
-	for ; exp > 0; exp-- { // 1E+3
-		if m > 1<<62/5 || m < -(1<<62/5) {
-			return scanfilter.Num{}, false
-		}
-		m *= 10
-	}
-	return scanfilter.Num{M: m, Scale: -exp}, true
+	return scanfilter.Num{M: m, Scale: -exp}, ok
 }
 
 // topNBound returns n with a bound for a top-N ordered first by f on the
@@ -497,29 +479,15 @@ func nameOf(e sql.Expression) string {
 // of the table n reads through the nodes topNBound passes.
 func scanBound(n sql.Node) *scanfilter.Bound {
 	for {
-		switch x := n.(type) {
-		case *plan.Project, *plan.Filter, *memoryChecked, *plan.TableAlias:
-			n = x.Children()[0]
+		switch n.(type) {
+		case *plan.Project, *plan.Filter, *memoryChecked:
+			n = n.Children()[0]
 			continue
-		case *plan.ResolvedTable:
-			return boundOf(x.Table)
-		case *plan.IndexedTableAccess:
-			return boundOf(x.Table)
 		}
-		return nil
+		break
 	}
-}
-
-func boundOf(t sql.Table) *scanfilter.Bound {
-	for { // the process tracker's wrapper (trackProcess, the last rule)
-		w, ok := t.(sql.TableWrapper)
-		if !ok {
-			break
-		}
-		t = w.Underlying()
-	}
-	tb, ok := t.(scanCheckable)
-	if !ok {
+	_, tb := filteredTable(n)
+	if tb == nil {
 		return nil
 	}
 	for _, c := range tb.ScanChecks() {

@@ -87,7 +87,8 @@ func (op Op) Flip() Op {
 	return op
 }
 
-// Num is the exact number M x 10^-Scale.
+// Num is the exact number M x 10^-Scale (a negative Scale for a number
+// written with an exponent: 1E+3 is {1, -3}).
 type Num struct {
 	M     int64
 	Scale int32

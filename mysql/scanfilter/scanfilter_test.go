@@ -9,7 +9,18 @@ import (
 
 func rat(n Num) *big.Rat {
 	r := new(big.Rat).SetInt64(n.M)
-	return r.Quo(r, new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n.Scale)), nil)))
+	p := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs32(n.Scale))), nil))
+	if n.Scale < 0 { // 1E+3: M x 10^3
+		return r.Mul(r, p)
+	}
+	return r.Quo(r, p)
+}
+
+func abs32(x int32) int32 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // TestCompare checks Compare against big.Rat: decided answers are exact,
@@ -22,7 +33,7 @@ func TestCompare(t *testing.T) {
 		if rng.Intn(2) == 0 {
 			m = -m
 		}
-		return Num{M: m, Scale: int32(rng.Intn(20))}
+		return Num{M: m, Scale: int32(rng.Intn(24) - 4)} // negative: numbers written with exponents
 	}
 	decided := 0
 	for i := 0; i < 200000; i++ {
@@ -41,7 +52,7 @@ func TestCompare(t *testing.T) {
 		if ok {
 			decided++
 		}
-		small := func(n Num) bool { return n.M < 1e6 && n.M > -1e6 && n.Scale < 12 }
+		small := func(n Num) bool { return n.M < 1e6 && n.M > -1e6 && n.Scale < 12 && n.Scale >= 0 }
 		if !ok && (a.Scale == b.Scale || small(a) && small(b)) {
 			t.Fatalf("Compare(%v, %v) undecided", a, b)
 		}
