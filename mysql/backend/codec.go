@@ -740,8 +740,8 @@ func decodeRow(ctx context.Context, b []byte, cols []colCodec, dst sql.Row) erro
 // DECIMAL and string values take their memory from a when it is not nil
 // (CODEC-13).
 func decodeColumns(ctx context.Context, b []byte, cols []colCodec, dst sql.Row, need []bool, a *valueArena) error {
-	cur, ok := newRowCursor(b)
-	if !ok {
+	var cur rowCursor
+	if !cur.start(b) {
 		return errCorruptRow
 	}
 	nulls, b, stored := cur.nulls, cur.b, cur.stored

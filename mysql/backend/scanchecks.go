@@ -82,8 +82,8 @@ func passesChecks(val []byte, cols []colCodec, conds []scanfilter.Cond) bool {
 // checkRow is passesChecks, and whether every check was decided (a
 // passing row then satisfies every check; AGG-1 relies on it).
 func checkRow(val []byte, cols []colCodec, conds []scanfilter.Cond) (pass, decided bool) {
-	cur, ok := newRowCursor(val)
-	if !ok {
+	var cur rowCursor
+	if !cur.start(val) {
 		return true, false // decodeColumns reports the corruption
 	}
 	decided = true
@@ -151,37 +151,40 @@ type rowCursor struct {
 	stored, i int
 }
 
-// newRowCursor starts at a stored row's first column; ok is false when
+// start puts c at the first column of the stored row val; false when
 // its header is corrupt (a column count the NULL bitmap cannot hold).
-func newRowCursor(val []byte) (rowCursor, bool) {
+func (c *rowCursor) start(val []byte) bool {
 	n, k := binary.Uvarint(val)
 	if k <= 0 || n > uint64(len(val)-k)*8 {
-		return rowCursor{}, false
+		return false
 	}
 	b := val[k:]
 	nbytes := (int(n) + 7) / 8
 	if len(b) < nbytes {
-		return rowCursor{}, false
+		return false
 	}
-	return rowCursor{nulls: b[:nbytes], b: b[nbytes:], stored: int(n)}, true
+	c.nulls, c.b, c.stored, c.i = b[:nbytes], b[nbytes:], int(n), 0
+	return true
 }
 
 // seek skips to column col (at or after the current one) and reports
 // whether it is NULL; ok is false when the row does not store it (a
 // column added later) or a value before it is corrupt.
 func (c *rowCursor) seek(codecs []colCodec, col int) (null, ok bool) {
-	for ; c.i < col; c.i++ {
-		if c.i >= c.stored || c.i >= len(codecs) {
+	i, b := c.i, c.b // in registers through the loop
+	for ; i < col; i++ {
+		if i >= c.stored || i >= len(codecs) {
 			return false, false
 		}
-		if !c.null(c.i) {
-			sz, err := codecs[c.i].skipValue(c.b)
+		if c.nulls[i/8]&(1<<(i%8)) == 0 {
+			sz, err := codecs[i].skipValue(b)
 			if err != nil {
 				return false, false
 			}
-			c.b = c.b[sz:]
+			b = b[sz:]
 		}
 	}
+	c.i, c.b = i, b
 	if col >= c.stored || col >= len(codecs) {
 		return false, false
 	}
@@ -300,8 +303,8 @@ func readNumbers(val []byte, codecs []colCodec, cols, order []int, r *scanfilter
 	for i := range r.State {
 		r.State[i] = scanfilter.NumOther
 	}
-	cur, ok := newRowCursor(val)
-	if !ok {
+	var cur rowCursor
+	if !cur.start(val) {
 		return
 	}
 	for len(order) > 0 {
