@@ -438,6 +438,14 @@
 // (RULE-80) that selects COUNT(*) and its grouping columns counts each
 // key prefix's index entries (backend AGG-2; scanagg.go).
 //
+// RULE-99 A semi-join planned as an inner hash join with a DISTINCT of
+// integer keys on one side runs as a key set the other side's rows
+// stream through (semijoins.go).
+//
+// RULE-100 A left merge join filtered by IS NULL of a right column no
+// match has NULL runs as a merge anti-join of integer keys
+// (semijoins.go).
+//
 // RULE-85 A session's top-level INSERT, UPDATE or DELETE of one table
 // reuses the trigger executors go-mysql-server's applyTriggers made for
 // the same key while the tables they read stand (triggercache.go; it
@@ -562,6 +570,7 @@ const (
 	distinctSortKeysID
 	scanChecksID
 	outerFiltersID
+	keyJoinsID
 )
 
 var once sync.Once
@@ -700,6 +709,7 @@ func Install() {
 			analyzer.Rule{Id: dateSortKeysID, Apply: dateSortKeys},                     // RULE-77, after RULE-74 makes top-Ns
 			analyzer.Rule{Id: decimalValuesID, Apply: decimalValues},                   // RULE-79, after RULE-74 too
 			analyzer.Rule{Id: notExistsNullsID, Apply: notExistsNulls},                 // RULE-88
+			analyzer.Rule{Id: keyJoinsID, Apply: keyJoins},                             // RULE-99, RULE-100, after RULE-88's anti-joins
 			analyzer.Rule{Id: fastGroupingsID, Apply: fastGroupings},                   // RULE-80: other rules find *plan.GroupBy
 			analyzer.Rule{Id: scanChecksID, Apply: scanChecks},                         // RULE-95, on the tables RULE-80 reads
 			analyzer.Rule{Id: unreadColumnsID, Apply: unreadColumnsRule})               // RULE-92, last: it reads every expression

@@ -131,7 +131,7 @@ func (r columnRefs) collectNode(n, parent sql.Node) bool {
 	case *plan.Project, *plan.Filter, *plan.GroupBy, *plan.Having, *plan.Sort, *plan.TopN,
 		*plan.Limit, *plan.Offset, *plan.JoinNode, *plan.TableAlias, *plan.ResolvedTable,
 		*plan.IndexedTableAccess, *plan.HashLookup, *plan.CachedResults,
-		*plan.Max1Row, *plan.Window, *memoryChecked:
+		*plan.Max1Row, *plan.Window, *memoryChecked, *semiJoin, *antiMergeJoin:
 	case *plan.SubqueryAlias:
 		r.readAll(x.Child.Schema())
 	case *plan.Distinct:

@@ -95,12 +95,19 @@ func (h *errorHandler) admin(goctx context.Context, c *mysql.Conn, query string)
 		switch op {
 		case "analyze":
 			typ, text := "status", "OK"
+			// go-mysql-server runs ANALYZE only with a current database and
+			// files the statistics under it, whatever the table's: the
+			// table's database is current while it runs (`ANALYZE TABLE
+			// db.t` without USE failed "no database selected").
+			cur := s.GetCurrentDatabase()
+			s.SetCurrentDatabase(db)
 			err := h.Handler.ComQuery(goctx, c, "ANALYZE TABLE "+quoteIdent(db)+"."+quoteIdent(n[1]), func(r *sqltypes.Result, _ bool) error {
 				if len(r.Rows) > 0 && len(r.Rows[0]) == 4 {
 					typ, text = r.Rows[0][2].ToString(), r.Rows[0][3].ToString()
 				}
 				return nil
 			})
+			s.SetCurrentDatabase(cur)
 			if err != nil {
 				return nil, true, err
 			}

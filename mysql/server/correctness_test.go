@@ -1047,6 +1047,18 @@ func TestUnsupportedCharsetsAndAnalyze(t *testing.T) {
 	mustExec(t, c, "INSERT INTO ns2 SELECT IF(seq % 4 = 0, NULL, seq % 40), seq FROM seq_1_to_1000")
 	mustExec(t, c, "ANALYZE TABLE ns1, ns2")
 	wantRows(t, c, "SELECT COUNT(*) FROM ns1 JOIN ns2 ON ns1.a = ns2.a WHERE ns1.b < 500", "5000")
+	// A table named with its database, without a current database and
+	// from another one: go-mysql-server failed "no database selected",
+	// and filed the statistics under the current database.
+	none := ts.open("")
+	none.SetMaxOpenConns(1)
+	wantRows(t, none, "ANALYZE TABLE d.ns2", "d.ns2|analyze|status|OK")
+	mustExec(t, none, "CREATE DATABASE other")
+	mustExec(t, none, "USE other")
+	wantRows(t, none, "ANALYZE TABLE d.ns1, d.t0", "d.ns1|analyze|status|OK", "d.t0|analyze|status|OK")
+	wantRows(t, none, "SELECT DATABASE()", "other")
+	wantRows(t, none, "SELECT DISTINCT SCHEMA_NAME, TABLE_NAME FROM information_schema.COLUMN_STATISTICS WHERE TABLE_NAME IN ('ns1', 'ns2') ORDER BY 2",
+		"d|ns1", "d|ns2")
 }
 
 // RULE-25: numeric strings with exponents no DECIMAL holds neither stall
