@@ -39,6 +39,12 @@ import (
 // TEXT; its byte length bounds its characters): what go-mysql-server's
 // StringType.Convert returns then, without its two copies. Anything else
 // goes through Convert.
+// FPB-6 A write may run with triggers only where the fast path says so
+// for the triggers of the table's database, under the metadata lock too
+// (AllowTriggers): those the statement fires are none, or those it runs
+// itself (fastpath FP-12: an INSERT's AFTER INSERT trigger updating
+// another table by key, through UpdateByKeyWithin in the INSERT's
+// statement and transaction, after each row: Insert's after).
 // FPB-5 A plain decimal literal stored into a DECIMAL column of at most
 // 18 digits, exact at the column's scale and in its range, is the
 // column's decimal directly (PlainDecimal); anything else goes through
@@ -116,6 +122,10 @@ var ErrFallback = errors.New("backend: not a fast-path statement")
 type FastTable struct {
 	s *Session
 	t *table
+	// triggersOK decides, from the definitions of the triggers of the
+	// table's database, whether the statement may run with them (FPB-6);
+	// nil: only without any.
+	triggersOK func([]sql.TriggerDefinition) bool
 }
 
 // FastTable resolves table in the current database if its primary key is
@@ -232,6 +242,25 @@ func (ft *FastTable) AddInt(ctx *sql.Context, o int, v any, delta int64) (any, b
 		return x - uint64(-delta), true
 	}
 	return nil, false
+}
+
+// AddDecimal returns v, a value of DECIMAL column o, plus d, converted
+// to the column: false for NULL, a non-decimal, or a sum the column does
+// not hold exactly (go-mysql-server rounds it or fails the statement).
+func (ft *FastTable) AddDecimal(ctx *sql.Context, o int, v any, d decimal.Decimal) (any, bool) {
+	x, ok := v.(decimal.Decimal)
+	if !ok {
+		return nil, false
+	}
+	sum := x.Add(d)
+	cv, ok := ft.Convert(ctx, o, sum)
+	if !ok {
+		return nil, false
+	}
+	if c, ok := cv.(decimal.Decimal); !ok || !c.Equal(sum) {
+		return nil, false
+	}
+	return cv, true
 }
 
 func (ft *FastTable) encodeKey(ctx *sql.Context, key any) ([]byte, error) {
@@ -435,17 +464,35 @@ func (ft *FastTable) Count(ctx *sql.Context) (int64, error) {
 	return n, s.engineErr(it.Err())
 }
 
-// Triggered reports whether the table's database has triggers, which
-// keep its writes off the fast path (FPB-3): the fast path asks before it
+// Triggered reports whether the statement may not run with the triggers
+// of the table's database (FPB-3, FPB-6): the fast path asks before it
 // converts a write's values and begins its transaction (trigger-maintained
 // tables cost both, then fell back on every INSERT); write asks again
 // under the metadata lock.
 func (ft *FastTable) Triggered() bool {
+	defs := ft.Triggers()
+	return len(defs) > 0 && (ft.triggersOK == nil || !ft.triggersOK(defs))
+}
+
+// Triggers are the definitions of the triggers of the table's database.
+func (ft *FastTable) Triggers() []sql.TriggerDefinition {
 	d := ft.t.db
 	d.mu.RLock()
 	defer d.mu.RUnlock()
-	return len(d.triggers) > 0
+	if len(d.triggers) == 0 {
+		return nil
+	}
+	out := make([]sql.TriggerDefinition, 0, len(d.triggers))
+	for _, t := range d.triggers {
+		out = append(out, t)
+	}
+	return out
 }
+
+// AllowTriggers makes ok decide whether the statement may run with the
+// triggers of the table's database (FPB-6): those it fires are none, or
+// the ones the caller runs itself.
+func (ft *FastTable) AllowTriggers(ok func([]sql.TriggerDefinition) bool) { ft.triggersOK = ok }
 
 // writable reports whether writes to the table may take the fast path
 // (FPB-3).
@@ -555,44 +602,68 @@ func (ft *FastTable) UpdateByKey(ctx *sql.Context, key any, change func(sql.Row)
 	if err != nil {
 		return 0, 0, err
 	}
-	t := ft.t
 	err = ft.write(ctx, func(e *editor, tx *engine.Tx) error {
-		v, found, err := tx.GetForUpdate(t.primary, k)
-		if err != nil || !found {
-			return err
-		}
-		matched = 1
-		old := make(sql.Row, len(t.cols))
-		if err := decodeRow(ctx, v, t.cols, old); err != nil {
-			return err
-		}
-		row := old.Copy()
-		if err := change(row); err != nil {
-			return err
-		}
-		pk := t.pk[0]
-		if c, err := t.sch[pk].Type.Compare(ctx, row[pk], old[pk]); err != nil || c != 0 {
-			return ErrFallback
-		}
-		if eq, err := old.Equals(ctx, row, t.sch); err != nil || eq {
-			return err
-		}
-		for i, c := range t.sch {
-			if row[i] == nil && !c.Nullable {
-				return ErrFallback // go-mysql-server's nullability error
-			}
-		}
-		if err := e.update(ctx, tx, old, row); err != nil {
-			return err
-		}
-		changed = 1
-		ft.s.rowsWritten.Add(1)
-		return nil
+		matched, changed, err = ft.updateKey(ctx, e, tx, k, change)
+		return err
 	})
 	if err != nil {
 		return 0, 0, err
 	}
 	return matched, changed, nil
+}
+
+// UpdateByKeyWithin is UpdateByKey made inside another fast-path
+// statement's write (FPB-6: a trigger the fast path runs), in its
+// transaction: the outer statement's failure undoes it too. ErrFallback
+// when the table may not be written on the fast path.
+func (ft *FastTable) UpdateByKeyWithin(ctx *sql.Context, key any, change func(sql.Row) error) (matched, changed int64, err error) {
+	k, err := ft.encodeKey(ctx, key)
+	if err != nil {
+		return 0, 0, err
+	}
+	e := &editor{t: ft.t, s: ft.s}
+	tx, err := e.begin() // the session's transaction; the table's metadata lock
+	if err != nil {
+		return 0, 0, err
+	}
+	if e.t != ft.t || !ft.writable(ctx) {
+		return 0, 0, ErrFallback
+	}
+	return ft.updateKey(ctx, e, tx, k, change)
+}
+
+// updateKey is UpdateByKey's change of the row under encoded key k.
+func (ft *FastTable) updateKey(ctx *sql.Context, e *editor, tx *engine.Tx, k []byte, change func(sql.Row) error) (matched, changed int64, err error) {
+	t := ft.t
+	v, found, err := tx.GetForUpdate(t.primary, k)
+	if err != nil || !found {
+		return 0, 0, err
+	}
+	old := make(sql.Row, len(t.cols))
+	if err := decodeRow(ctx, v, t.cols, old); err != nil {
+		return 0, 0, err
+	}
+	row := old.Copy()
+	if err := change(row); err != nil {
+		return 0, 0, err
+	}
+	pk := t.pk[0]
+	if c, err := t.sch[pk].Type.Compare(ctx, row[pk], old[pk]); err != nil || c != 0 {
+		return 0, 0, ErrFallback
+	}
+	if eq, err := old.Equals(ctx, row, t.sch); err != nil || eq {
+		return 1, 0, err
+	}
+	for i, c := range t.sch {
+		if row[i] == nil && !c.Nullable {
+			return 0, 0, ErrFallback // go-mysql-server's nullability error
+		}
+	}
+	if err := e.update(ctx, tx, old, row); err != nil {
+		return 0, 0, err
+	}
+	ft.s.rowsWritten.Add(1)
+	return 1, 1, nil
 }
 
 // DeleteByKey deletes the row with primary key key; n is 0 or 1.
@@ -637,7 +708,9 @@ func (ft *FastTable) AutoIncrementOrdinal() int { return ft.t.autoCol }
 // (SES-8). A fallback after values were generated gives them back if no
 // other statement took one since, so that go-mysql-server's run of the
 // statement generates the same ones.
-func (ft *FastTable) Insert(ctx *sql.Context, rows []sql.Row, generate bool) (err error) {
+// after, if set, runs after each row is inserted, in the statement (FPB-6:
+// the triggers the fast path runs itself); its error undoes the statement.
+func (ft *FastTable) Insert(ctx *sql.Context, rows []sql.Row, generate bool, after func(sql.Row) error) (err error) {
 	t := ft.t
 	if generate && t.autoCol < 0 {
 		return ErrFallback
@@ -699,6 +772,11 @@ func (ft *FastTable) Insert(ctx *sql.Context, rows []sql.Row, generate bool) (er
 				}
 			}
 			e.inserted(ctx, row)
+			if after != nil {
+				if err := after(row); err != nil {
+					return err
+				}
+			}
 		}
 		return nil
 	})

@@ -96,4 +96,21 @@
 // Privileges: a statement is taken only when the session holds its
 // privileges on the table and, for writes, read_only is off (auth AUTH-5);
 // otherwise go-mysql-server runs and checks it.
+//
+// FP-12 An INSERT into a table whose only trigger for INSERT is one AFTER
+// INSERT trigger (no FOLLOWS/PRECEDES) with the body
+// `UPDATE u SET c = c {+|-} v [, ...] WHERE key = NEW.k` (u another table
+// of the database, unqualified, key its one-column primary key; v a NEW
+// column or an integer literal) runs the trigger itself: after each row,
+// in the INSERT's statement and transaction, u's row is read for update
+// and changed as the general path changes it (backend FPB-6). Only where
+// the answer is exactly the general path's: NEW.k a non-NULL integer,
+// integer columns plus signed integer operands (a 64-bit overflow or a
+// value outside the column falls back), DECIMAL columns plus DECIMAL or
+// integer operands whose sum the column holds exactly; u fires no UPDATE
+// trigger and is fast-writable (FPB-3); the client holds UPDATE and
+// SELECT on u (never less than the general path asks, AUTH-5). Anything
+// else, at any row, undoes the statement and falls back. Writes to a
+// table fire no trigger of another table: triggers elsewhere in the
+// database no longer keep an UPDATE, DELETE or INSERT off the fast path.
 package fastpath

@@ -199,8 +199,12 @@ func (fp *Path) run(goctx context.Context, c *mysql.Conn, sh *shape, params []*q
 	if ok && !ft.SingleKey() && sh.kind != insertValues && sh.kind != countRows { // FP-1, FPB-1
 		ok = false
 	}
-	if ok && !sh.read() && ft.Triggered() {
-		ok = false // FPB-3, asked before a write's values are converted and its transaction begins
+	var trigger *triggerUpdate
+	if ok && !sh.read() {
+		// FPB-3, FPB-6: asked before a write's values are converted and its
+		// transaction begins; an INSERT may run its trigger itself (FP-12).
+		trigger = allowTriggers(ft, sh.table, sh.kind)
+		ok = !ft.Triggered()
 	}
 	if !ok {
 		return nil, false, nil
@@ -229,7 +233,11 @@ func (fp *Path) run(goctx context.Context, c *mysql.Conn, sh *shape, params []*q
 	case deleteByKey:
 		res, err = fp.delete(ctx, ft, params[0])
 	case insertValues:
-		res, err = fp.insert(ctx, ft, sh, params, rows)
+		var after func(sql.Row) error
+		if trigger != nil {
+			after = func(row sql.Row) error { return fp.runTrigger(ctx, s, ft, trigger, row) }
+		}
+		res, err = fp.insert(ctx, ft, sh, params, rows, after)
 	}
 	if errors.Is(err, backend.ErrFallback) {
 		return nil, false, nil
@@ -750,7 +758,7 @@ func (fp *Path) delete(ctx *sql.Context, ft *backend.FastTable, p *querypb.BindV
 	return &sqltypes.Result{RowsAffected: uint64(n)}, nil
 }
 
-func (fp *Path) insert(ctx *sql.Context, ft *backend.FastTable, sh *shape, params []*querypb.BindVariable, rows int) (*sqltypes.Result, error) {
+func (fp *Path) insert(ctx *sql.Context, ft *backend.FastTable, sh *shape, params []*querypb.BindVariable, rows int, after func(sql.Row) error) (*sqltypes.Result, error) {
 	width := ft.Width()
 	generate := false
 	ords := make([]int, width)
@@ -791,7 +799,7 @@ func (fp *Path) insert(ctx *sql.Context, ft *backend.FastTable, sh *shape, param
 		}
 		all[r] = row
 	}
-	if err := ft.Insert(ctx, all, generate); err != nil {
+	if err := ft.Insert(ctx, all, generate, after); err != nil {
 		return nil, err
 	}
 	// The insert id: the handler's, from the session's record (SES-8).

@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -155,6 +156,20 @@ func fastPathDifferential(t *testing.T, text bool) {
 		"CREATE TABLE dd (id INT PRIMARY KEY, d DATE, dt DATETIME, amt DECIMAL(8,2))",
 		// FPB-1: a primary key of two columns, and a unique key.
 		"CREATE TABLE cp (a INT NOT NULL, b SMALLINT NOT NULL, v VARCHAR(6), PRIMARY KEY (a, b), UNIQUE KEY uv (v))",
+		// FP-12: AFTER INSERT triggers keeping totals, which the fast path
+		// runs itself; one whose target has an UPDATE trigger and a BEFORE
+		// INSERT trigger, which it leaves to the general path.
+		"CREATE TABLE tot (k INT PRIMARY KEY, n INT NOT NULL, amt DECIMAL(10,2) NOT NULL, t TINYINT NOT NULL)",
+		"CREATE TABLE ev (id INT PRIMARY KEY, k INT, amt DECIMAL(8,2), q TINYINT)",
+		"CREATE TRIGGER ev_tot AFTER INSERT ON ev FOR EACH ROW UPDATE tot SET n = n + 1, amt = amt + NEW.amt, t = t - NEW.q WHERE k = NEW.k",
+		"CREATE TABLE ev2 (id INT PRIMARY KEY, k BIGINT, amt INT)",
+		"CREATE TRIGGER ev2_tot AFTER INSERT ON ev2 FOR EACH ROW UPDATE tot SET amt = amt - NEW.amt, n = n + 2 WHERE NEW.k = tot.k",
+		"CREATE TABLE tot2 (k INT PRIMARY KEY, n INT NOT NULL)",
+		"CREATE TRIGGER tot2_upd BEFORE UPDATE ON tot2 FOR EACH ROW SET NEW.n = NEW.n + 100",
+		"CREATE TABLE ev3 (id INT PRIMARY KEY, k INT)",
+		"CREATE TRIGGER ev3_tot2 AFTER INSERT ON ev3 FOR EACH ROW UPDATE tot2 SET n = n + 1 WHERE k = NEW.k",
+		"CREATE TABLE ev4 (id INT PRIMARY KEY, v INT)",
+		"CREATE TRIGGER ev4_double BEFORE INSERT ON ev4 FOR EACH ROW SET NEW.v = NEW.v * 2",
 	}
 	type side struct {
 		ts   *testServer
@@ -173,6 +188,8 @@ func fastPathDifferential(t *testing.T, text bool) {
 		for i := 1; i <= 60; i++ {
 			mustExec(t, conn, "INSERT INTO sb (id, k, c, pad) VALUES (?, ?, ?, ?)", i, i%7, fmt.Sprint("c", i%5), "p")
 			mustExec(t, conn, "INSERT INTO u VALUES (?, ?, ?, ?)", i, int64(i)*1000, fmt.Sprint("s", i), i%100)
+			mustExec(t, conn, "INSERT INTO tot VALUES (?, 0, 0, 0)", i)
+			mustExec(t, conn, "INSERT INTO tot2 VALUES (?, 0)", i)
 		}
 		sides = append(sides, side{ts, conn})
 	}
@@ -314,6 +331,18 @@ func fastPathDifferential(t *testing.T, text bool) {
 		{"SELECT v FROM cp WHERE a = ?", func() []any { return []any{rng.Intn(9)} }, true},
 		{"UPDATE cp SET v = ? WHERE a = ?", func() []any { return []any{strArg(5), rng.Intn(9)} }, false},
 		{"DELETE FROM cp WHERE a = ?", func() []any { return []any{rng.Intn(9)} }, false},
+		// FP-12: triggers run by the fast path (overflows of TINYINT and
+		// DECIMAL(10,2), keys beyond INT, missing rows fall back or miss),
+		// and triggers it leaves alone.
+		{"INSERT INTO ev VALUES (?, ?, ?, ?)", func() []any { return []any{intArg(), intArg(), decArg(), rng.Intn(256) - 128} }, false},
+		{"INSERT INTO ev VALUES (?, ?, ?, ?), (?, ?, ?, ?)", func() []any {
+			return []any{intArg(), intArg(), decArg(), rng.Intn(256) - 128, intArg(), intArg(), decArg(), rng.Intn(256) - 128}
+		}, false},
+		{"INSERT INTO ev2 (id, k, amt) VALUES (?, ?, ?)", func() []any { return []any{intArg(), intArg(), rng.Intn(2000000) - 1000000} }, false},
+		{"INSERT INTO ev3 VALUES (?, ?)", func() []any { return []any{intArg(), intArg()} }, false},
+		{"INSERT INTO ev4 VALUES (?, ?)", func() []any { return []any{intArg(), rng.Intn(100)} }, false},
+		{"UPDATE tot SET n = n + 1 WHERE k = ?", func() []any { return []any{intArg()} }, false},
+		{"SELECT n, amt, t FROM tot WHERE k = ?", func() []any { return []any{intArg()} }, true},
 		// FP-10
 		{"SELECT COUNT(*) FROM sb", func() []any { return nil }, true},
 		{"select count( * ) from `u`;", func() []any { return nil }, true},
@@ -410,7 +439,9 @@ func fastPathDifferential(t *testing.T, text bool) {
 	}
 	for _, q := range []string{"SELECT * FROM sb ORDER BY id", "SELECT * FROM u ORDER BY id", "SELECT * FROM n ORDER BY name", "SELECT * FROM big ORDER BY id",
 		"SELECT * FROM dd ORDER BY id", "SELECT * FROM cp ORDER BY a, b", "SELECT v, a, b FROM cp FORCE INDEX (uv) ORDER BY v",
-		"SELECT id, k FROM sb FORCE INDEX (k_1) ORDER BY k, id", "SHOW CREATE TABLE sb"} {
+		"SELECT id, k FROM sb FORCE INDEX (k_1) ORDER BY k, id", "SHOW CREATE TABLE sb",
+		"SELECT * FROM tot ORDER BY k", "SELECT * FROM tot2 ORDER BY k", "SELECT * FROM ev ORDER BY id", "SELECT * FROM ev2 ORDER BY id",
+		"SELECT * FROM ev3 ORDER BY id", "SELECT * FROM ev4 ORDER BY id"} {
 		f, g := rowsOfQuery(t, sides[0].conn, q), rowsOfQuery(t, sides[1].conn, q)
 		if f != g {
 			t.Fatalf("%s differs:\nfast:    %s\ngeneral: %s", q, f, g)
@@ -420,6 +451,21 @@ func fastPathDifferential(t *testing.T, text bool) {
 	t.Logf("fast path: %d of 1500 statements", fastN)
 	for i, s := range stmts {
 		t.Logf("%3d of %3d fast: %s", tally[i][1], tally[i][0], s.q)
+	}
+	for i, s := range stmts {
+		// FP-12 runs these triggers; the others (ev3's target has an UPDATE
+		// trigger, ev4 a BEFORE INSERT one) are the general path's.
+		switch {
+		case strings.HasPrefix(s.q, "INSERT INTO ev VALUES (?, ?, ?, ?)"), strings.HasPrefix(s.q, "INSERT INTO ev2 "),
+			strings.HasPrefix(s.q, "UPDATE tot "), s.q == "UPDATE sb SET k=k+1 WHERE id=?":
+			if tally[i][1] == 0 {
+				t.Errorf("the fast path never answered %s (%d runs)", s.q, tally[i][0])
+			}
+		case strings.HasPrefix(s.q, "INSERT INTO ev3 "), strings.HasPrefix(s.q, "INSERT INTO ev4 "):
+			if tally[i][1] != 0 {
+				t.Errorf("the fast path answered %s %d times", s.q, tally[i][1])
+			}
+		}
 	}
 	if fast.srv.Backend.FastTxControl() == 0 {
 		t.Fatal("no prepared BEGIN, COMMIT or ROLLBACK took the fast path")

@@ -1,0 +1,334 @@
+package fastpath
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/shopspring/decimal"
+
+	"strata/mysql/auth"
+	"strata/mysql/backend"
+)
+
+// rowTrigger is a trigger definition as FP-12 reads it.
+type rowTrigger struct {
+	table       string // the table it is on, lower case; "" when unreadable
+	time, event string // lower case: before|after, insert|update|delete
+	ordered     bool   // FOLLOWS or PRECEDES given
+	update      *triggerUpdate
+}
+
+// triggerUpdate is a trigger body FP-12 runs: UPDATE table SET col = col
+// {+|-} operand [, ...] WHERE key = NEW.newKey.
+type triggerUpdate struct {
+	table, key, newKey string
+	sets               []triggerSet
+}
+
+type triggerSet struct {
+	col    string
+	neg    bool
+	newCol string // the operand NEW.newCol, or "" for lit
+	lit    int64
+}
+
+// triggerDefs caches parsed definitions by their CREATE TRIGGER text
+// (immutable for a definition).
+var triggerDefs = struct {
+	sync.RWMutex
+	m map[string]*rowTrigger
+}{m: map[string]*rowTrigger{}}
+
+func parsedTrigger(def sql.TriggerDefinition) *rowTrigger {
+	triggerDefs.RLock()
+	rt, ok := triggerDefs.m[def.CreateStatement]
+	triggerDefs.RUnlock()
+	if ok {
+		return rt
+	}
+	rt = parseTrigger(def.CreateStatement)
+	triggerDefs.Lock()
+	if len(triggerDefs.m) >= maxShapes {
+		clear(triggerDefs.m)
+	}
+	triggerDefs.m[def.CreateStatement] = rt
+	triggerDefs.Unlock()
+	return rt
+}
+
+func parseTrigger(text string) *rowTrigger {
+	st, err := sqlparser.Parse(text)
+	if err != nil {
+		return &rowTrigger{}
+	}
+	ddl, ok := st.(*sqlparser.DDL)
+	if !ok || ddl.TriggerSpec == nil {
+		return &rowTrigger{}
+	}
+	spec := ddl.TriggerSpec
+	rt := &rowTrigger{
+		table:   strings.ToLower(ddl.Table.Name.String()),
+		time:    strings.ToLower(spec.Time),
+		event:   strings.ToLower(spec.Event),
+		ordered: spec.Order != nil,
+	}
+	rt.update = parseTriggerUpdate(spec.Body)
+	return rt
+}
+
+func parseTriggerUpdate(body sqlparser.Statement) *triggerUpdate {
+	u, ok := body.(*sqlparser.Update)
+	if !ok || u.With != nil || u.Ignore != "" || len(u.OrderBy) > 0 || u.Limit != nil || len(u.Returning) > 0 ||
+		len(u.TableExprs) != 1 || u.Where == nil || len(u.Exprs) == 0 {
+		return nil
+	}
+	ate, ok := u.TableExprs[0].(*sqlparser.AliasedTableExpr)
+	if !ok || !ate.As.IsEmpty() || ate.Hints != nil || ate.AsOf != nil || len(ate.Partitions) > 0 {
+		return nil
+	}
+	tn, ok := ate.Expr.(sqlparser.TableName)
+	if !ok || !tn.DbQualifier.IsEmpty() || !tn.SchemaQualifier.IsEmpty() {
+		return nil
+	}
+	tu := &triggerUpdate{table: tn.Name.String()}
+	// own names a column of the updated table (unqualified, or by its name).
+	own := func(e sqlparser.Expr) (string, bool) {
+		c, ok := e.(*sqlparser.ColName)
+		if !ok || c.StoredProcVal != nil || !c.Qualifier.DbQualifier.IsEmpty() ||
+			!c.Qualifier.Name.IsEmpty() && !strings.EqualFold(c.Qualifier.Name.String(), tu.table) {
+			return "", false
+		}
+		return c.Name.String(), true
+	}
+	newCol := func(e sqlparser.Expr) (string, bool) {
+		c, ok := e.(*sqlparser.ColName)
+		if !ok || c.StoredProcVal != nil || !c.Qualifier.DbQualifier.IsEmpty() || !strings.EqualFold(c.Qualifier.Name.String(), "new") {
+			return "", false
+		}
+		return c.Name.String(), true
+	}
+	cmp, ok := u.Where.Expr.(*sqlparser.ComparisonExpr)
+	if !ok || cmp.Operator != sqlparser.EqualStr || cmp.Escape != nil || u.Where.Type != sqlparser.WhereStr {
+		return nil
+	}
+	if k, ok := own(cmp.Left); ok {
+		tu.key = k
+		if tu.newKey, ok = newCol(cmp.Right); !ok {
+			return nil
+		}
+	} else if k, ok := own(cmp.Right); ok {
+		tu.key = k
+		if tu.newKey, ok = newCol(cmp.Left); !ok {
+			return nil
+		}
+	} else {
+		return nil
+	}
+	for _, a := range u.Exprs {
+		col, ok := own(a.Name)
+		if !ok {
+			return nil
+		}
+		b, ok := a.Expr.(*sqlparser.BinaryExpr)
+		if !ok || b.Operator != sqlparser.PlusStr && b.Operator != sqlparser.MinusStr {
+			return nil
+		}
+		if src, ok := own(b.Left); !ok || !strings.EqualFold(src, col) {
+			return nil
+		}
+		set := triggerSet{col: col, neg: b.Operator == sqlparser.MinusStr}
+		if n, ok := newCol(b.Right); ok {
+			set.newCol = n
+		} else if v, ok := b.Right.(*sqlparser.SQLVal); ok && v.Type == sqlparser.IntVal {
+			x, err := strconv.ParseInt(string(v.Val), 10, 64)
+			if err != nil || x == math.MinInt64 {
+				return nil
+			}
+			set.lit = x
+		} else {
+			return nil
+		}
+		tu.sets = append(tu.sets, set)
+	}
+	return tu
+}
+
+// insertTriggers returns the trigger bodies an INSERT into table fires,
+// which FP-12 runs itself; false when the INSERT fires one it cannot run:
+// a BEFORE INSERT trigger, several, an ordered one, or another body.
+func insertTriggers(defs []sql.TriggerDefinition, table string) (*triggerUpdate, string, bool) {
+	var found *triggerUpdate
+	var text string
+	for _, d := range defs {
+		rt := parsedTrigger(d)
+		if rt.table == "" {
+			return nil, "", false // unreadable: it may be on this table
+		}
+		if rt.table != strings.ToLower(table) || rt.event != "insert" {
+			continue
+		}
+		if rt.time != "after" || rt.ordered || rt.update == nil || found != nil ||
+			strings.EqualFold(rt.update.table, table) {
+			return nil, "", false
+		}
+		found, text = rt.update, d.CreateStatement
+	}
+	return found, text, true
+}
+
+// firesNone reports whether a statement of event on table fires no
+// trigger of defs.
+func firesNone(defs []sql.TriggerDefinition, table, event string) bool {
+	for _, d := range defs {
+		rt := parsedTrigger(d)
+		if rt.table == "" || rt.table == strings.ToLower(table) && rt.event == event {
+			return false
+		}
+	}
+	return true
+}
+
+// allowTriggers lets ft's statement of kind k run with the triggers of its
+// database it fires: none (UPDATE, DELETE), or for an INSERT the one FP-12
+// runs, the same when asked again under the metadata lock (FPB-6). It
+// returns that trigger's body, or nil.
+func allowTriggers(ft *backend.FastTable, table string, k kind) *triggerUpdate {
+	defs := ft.Triggers()
+	if len(defs) == 0 {
+		return nil
+	}
+	if k != insertValues {
+		event := "update"
+		if k == deleteByKey {
+			event = "delete"
+		}
+		ft.AllowTriggers(func(defs []sql.TriggerDefinition) bool { return firesNone(defs, table, event) })
+		return nil
+	}
+	tu, text, ok := insertTriggers(defs, table)
+	if !ok {
+		return nil // Triggered stays true: the statement falls back
+	}
+	ft.AllowTriggers(func(defs []sql.TriggerDefinition) bool {
+		_, t, ok := insertTriggers(defs, table)
+		return ok && t == text
+	})
+	return tu
+}
+
+// runTrigger is FP-12's run of tu for the inserted row of ft: the UPDATE
+// of the target's row by key, in the INSERT's statement. ErrFallback for
+// anything it does not run exactly as the general path would.
+func (fp *Path) runTrigger(ctx *sql.Context, s *backend.Session, ft *backend.FastTable, tu *triggerUpdate, row sql.Row) error {
+	target, ok := s.FastTable(tu.table)
+	if !ok || !target.SingleKey() || !target.IsKey(tu.key) {
+		return backend.ErrFallback
+	}
+	if !auth.FastPathAllowed(ctx, fp.grants, s.GetCurrentDatabase(), tu.table, true, auth.Update, auth.Select) {
+		return backend.ErrFallback // never less than the general path asks (AUTH-5)
+	}
+	table := tu.table
+	target.AllowTriggers(func(defs []sql.TriggerDefinition) bool { return firesNone(defs, table, "update") })
+	ko := ft.Ordinal(tu.newKey)
+	if ko < 0 || row[ko] == nil || !types.IsInteger(ft.Column(ko).Type) || !types.IsInteger(target.Column(target.KeyOrdinal()).Type) {
+		return backend.ErrFallback
+	}
+	type assign struct {
+		col int
+		op  any // int64 or decimal.Decimal
+	}
+	as := make([]assign, len(tu.sets))
+	for i, set := range tu.sets {
+		a := assign{col: target.Ordinal(set.col)}
+		if a.col < 0 || a.col == target.KeyOrdinal() {
+			return backend.ErrFallback
+		}
+		ctyp := target.Column(a.col).Type
+		var op any = set.lit
+		if set.newCol != "" {
+			o := ft.Ordinal(set.newCol)
+			if o < 0 {
+				return backend.ErrFallback
+			}
+			var ok bool
+			if op, ok = operand(row[o], ft.Column(o).Type); !ok {
+				return backend.ErrFallback
+			}
+		}
+		switch x := op.(type) {
+		case int64:
+			if set.neg {
+				x = -x
+			}
+			if types.IsDecimal(ctyp) {
+				a.op = decimal.NewFromInt(x)
+			} else if types.IsInteger(ctyp) && !types.IsYear(ctyp) {
+				a.op = x
+			} else {
+				return backend.ErrFallback
+			}
+		case decimal.Decimal:
+			if !types.IsDecimal(ctyp) {
+				return backend.ErrFallback // an integer column rounds the sum
+			}
+			if set.neg {
+				x = x.Neg()
+			}
+			a.op = x
+		}
+		as[i] = a
+	}
+	_, _, err := target.UpdateByKeyWithin(ctx, row[ko], func(r sql.Row) error {
+		// Assignments apply left to right, each seeing the earlier ones.
+		for _, a := range as {
+			var v any
+			var ok bool
+			switch x := a.op.(type) {
+			case int64:
+				if v, ok = target.AddInt(ctx, a.col, r[a.col], x); ok {
+					v, ok = target.Convert(ctx, a.col, v)
+				}
+			case decimal.Decimal:
+				v, ok = target.AddDecimal(ctx, a.col, r[a.col], x)
+			}
+			if !ok {
+				return backend.ErrFallback // NULL, overflow, inexact: the general path's answer
+			}
+			r[a.col] = v
+		}
+		return nil
+	})
+	return err
+}
+
+// operand is a NEW value as FP-12 adds it: a signed integer (an unsigned
+// operand makes MySQL's arithmetic unsigned) or a DECIMAL; false for NULL
+// and anything else.
+func operand(v any, t sql.Type) (any, bool) {
+	if types.IsUnsigned(t) {
+		return nil, false
+	}
+	switch x := v.(type) {
+	case int8:
+		return int64(x), true
+	case int16:
+		return int64(x), true
+	case int32:
+		return int64(x), true
+	case int64:
+		if x == math.MinInt64 {
+			return nil, false
+		}
+		return x, true
+	case decimal.Decimal:
+		if types.IsDecimal(t) {
+			return x, true
+		}
+	}
+	return nil, false
+}
