@@ -267,6 +267,14 @@ func errWrongSubKey() error {
 // agree. A locking read (the latest versions) and a read without a
 // snapshot (READ UNCOMMITTED) still compare, since the row may have
 // changed after the entry was read.
+//
+// IX-7 A lookup join's equality of integer keys on a prefix of an index's
+// columns (rules RULE-86) is read from the prefix of their encoded keys,
+// [prefix, prefixEnd(prefix)), built from the values directly: the same
+// rows as the range go-mysql-server builds for the lookup would give,
+// since an integer's key is its value's whatever the column's width (a
+// value beyond the column's range equals no stored key), and only
+// integers of the column's sign, never cut to a prefix, are taken.
 
 // indexBuildChunk is a variable for the tests, which shrink it to build
 // through many chunks.

@@ -25,6 +25,13 @@ type lookupRower interface {
 	LookupRows(ctx *sql.Context, lookup sql.IndexLookup) (sql.RowIter, error)
 }
 
+// equalLookuper is a table that finds the rows of an equality of integer
+// keys without ranges (backend Table.LookupEqualRows, IX-7): RULE-86 asks
+// it first for a lookup join's key values.
+type equalLookuper interface {
+	LookupEqualRows(ctx *sql.Context, index sql.Index, vals []any) (sql.RowIter, bool, error)
+}
+
 // lookupRows is RULE-86's iterator for ita under the outer row; nil, nil
 // when go-mysql-server must build it.
 func lookupRows(ctx *sql.Context, ita *plan.IndexedTableAccess, row sql.Row) (sql.RowIter, error) {
@@ -34,6 +41,21 @@ func lookupRows(ctx *sql.Context, ita *plan.IndexedTableAccess, row sql.Row) (sq
 	}
 	if _, virtual := plan.FindVirtualColumnTable(ita.Table); virtual {
 		return nil, nil
+	}
+	if eq, ok := ita.Table.(equalLookuper); ok && !ita.IsStatic() && !slices.Contains(ita.NullMask(), true) {
+		// An equality of integer keys: the backend encodes them itself.
+		keys := ita.Expressions()
+		vals := make([]any, len(keys))
+		for i, e := range keys {
+			v, err := e.Eval(ctx, row)
+			if err != nil {
+				return nil, err
+			}
+			vals[i] = v
+		}
+		if it, ok, err := eq.LookupEqualRows(ctx, ita.Index(), vals); ok || err != nil {
+			return it, err
+		}
 	}
 	lookup, err := ita.GetLookup(ctx, row)
 	if err != nil {
