@@ -32,7 +32,8 @@ import (
 // or in autocommit mode in their own engine transaction, committed
 // durably before the reply. They go through the same editor code as
 // go-mysql-server's writes (indexes, unique checks, row counters), and
-// only on tables without triggers or foreign keys (either side), with no
+// only on tables without triggers or foreign keys (either side) or enforced
+// CHECK constraints (go-mysql-server evaluates them), with no
 // generated or ON UPDATE columns, while the server is not read_only.
 // FPB-4 A string stored into a character column converts to itself when it
 // is valid UTF-8 within the column's length limit (characters, bytes for
@@ -489,6 +490,10 @@ func (ft *FastTable) Triggers() []sql.TriggerDefinition {
 	return out
 }
 
+// HasTable reports whether the table's database has a table name (a
+// trigger naming another, a renamed table's, may be on this one: FPB-6).
+func (ft *FastTable) HasTable(name string) bool { return ft.t.db.lookup(name) != nil }
+
 // AllowTriggers makes ok decide whether the statement may run with the
 // triggers of the table's database (FPB-6): those it fires are none, or
 // the ones the caller runs itself.
@@ -500,6 +505,11 @@ func (ft *FastTable) writable(ctx *sql.Context) bool {
 	t := ft.t
 	if len(t.def.ForeignKeys) > 0 || len(t.def.FullText) > 0 { // FT-3
 		return false
+	}
+	for _, c := range t.def.Checks {
+		if c.Enforced {
+			return false // go-mysql-server evaluates CHECK constraints (3819)
+		}
 	}
 	for _, c := range t.sch {
 		if c.Generated != nil || c.OnUpdate != nil {
@@ -621,12 +631,17 @@ func (ft *FastTable) UpdateByKeyWithin(ctx *sql.Context, key any, change func(sq
 	if err != nil {
 		return 0, 0, err
 	}
-	e := &editor{t: ft.t, s: ft.s}
-	tx, err := e.begin() // the session's transaction; the table's metadata lock
+	tx, err := ft.s.engineTx() // the outer statement's
 	if err != nil {
 		return 0, 0, err
 	}
-	if e.t != ft.t || !ft.writable(ctx) {
+	e := &editor{t: ft.t, s: ft.s, tx: tx, sp: tx.Savepoint()}
+	// The table's metadata lock; an error stays raw: the outer write undoes
+	// the statement first, then maps it (a deadlock ends the transaction).
+	if err := ft.s.lockTableShared(ft.t); err != nil {
+		return 0, 0, err
+	}
+	if ft.t.latest() != ft.t || !ft.writable(ctx) {
 		return 0, 0, ErrFallback
 	}
 	return ft.updateKey(ctx, e, tx, k, change)

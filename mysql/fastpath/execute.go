@@ -205,6 +205,9 @@ func (fp *Path) run(goctx context.Context, c *mysql.Conn, sh *shape, params []*q
 		// transaction begins; an INSERT may run its trigger itself (FP-12).
 		trigger = allowTriggers(ft, sh.table, sh.kind)
 		ok = !ft.Triggered()
+		if ok && trigger != nil {
+			_, ok = fp.triggerTarget(ctx, s, trigger)
+		}
 	}
 	if !ok {
 		return nil, false, nil

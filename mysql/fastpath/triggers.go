@@ -161,13 +161,13 @@ func parseTriggerUpdate(body sqlparser.Statement) *triggerUpdate {
 // insertTriggers returns the trigger bodies an INSERT into table fires,
 // which FP-12 runs itself; false when the INSERT fires one it cannot run:
 // a BEFORE INSERT trigger, several, an ordered one, or another body.
-func insertTriggers(defs []sql.TriggerDefinition, table string) (*triggerUpdate, string, bool) {
+func insertTriggers(defs []sql.TriggerDefinition, table string, exists func(string) bool) (*triggerUpdate, string, bool) {
 	var found *triggerUpdate
 	var text string
 	for _, d := range defs {
 		rt := parsedTrigger(d)
-		if rt.table == "" {
-			return nil, "", false // unreadable: it may be on this table
+		if rt.table == "" || !exists(rt.table) {
+			return nil, "", false // unreadable, or on a table renamed since: it may be on this one
 		}
 		if rt.table != strings.ToLower(table) || rt.event != "insert" {
 			continue
@@ -183,10 +183,10 @@ func insertTriggers(defs []sql.TriggerDefinition, table string) (*triggerUpdate,
 
 // firesNone reports whether a statement of event on table fires no
 // trigger of defs.
-func firesNone(defs []sql.TriggerDefinition, table, event string) bool {
+func firesNone(defs []sql.TriggerDefinition, table, event string, exists func(string) bool) bool {
 	for _, d := range defs {
 		rt := parsedTrigger(d)
-		if rt.table == "" || rt.table == strings.ToLower(table) && rt.event == event {
+		if rt.table == "" || !exists(rt.table) || rt.table == strings.ToLower(table) && rt.event == event {
 			return false
 		}
 	}
@@ -207,35 +207,50 @@ func allowTriggers(ft *backend.FastTable, table string, k kind) *triggerUpdate {
 		if k == deleteByKey {
 			event = "delete"
 		}
-		ft.AllowTriggers(func(defs []sql.TriggerDefinition) bool { return firesNone(defs, table, event) })
+		ft.AllowTriggers(func(defs []sql.TriggerDefinition) bool { return firesNone(defs, table, event, ft.HasTable) })
 		return nil
 	}
-	tu, text, ok := insertTriggers(defs, table)
+	tu, text, ok := insertTriggers(defs, table, ft.HasTable)
 	if !ok {
 		return nil // Triggered stays true: the statement falls back
 	}
 	ft.AllowTriggers(func(defs []sql.TriggerDefinition) bool {
-		_, t, ok := insertTriggers(defs, table)
+		_, t, ok := insertTriggers(defs, table, ft.HasTable)
 		return ok && t == text
 	})
 	return tu
+}
+
+// triggerTarget resolves tu's target for FP-12, false when it cannot be
+// run there whatever the row (asked before the INSERT, which would
+// otherwise be written and undone for every statement): no table with a
+// one-column integer primary key named as the body's key, an
+// AUTO_INCREMENT column (go-mysql-server reports the target's changed key
+// as the INSERT's id), or no UPDATE and SELECT privilege for the client.
+func (fp *Path) triggerTarget(ctx *sql.Context, s *backend.Session, tu *triggerUpdate) (*backend.FastTable, bool) {
+	target, ok := s.FastTable(tu.table)
+	if !ok || !target.SingleKey() || !target.IsKey(tu.key) || target.AutoIncrementOrdinal() >= 0 ||
+		!types.IsInteger(target.Column(target.KeyOrdinal()).Type) {
+		return nil, false
+	}
+	if !auth.FastPathAllowed(ctx, fp.grants, s.GetCurrentDatabase(), tu.table, true, auth.Update, auth.Select) {
+		return nil, false // never less than the general path asks (AUTH-5)
+	}
+	table := tu.table
+	target.AllowTriggers(func(defs []sql.TriggerDefinition) bool { return firesNone(defs, table, "update", target.HasTable) })
+	return target, true
 }
 
 // runTrigger is FP-12's run of tu for the inserted row of ft: the UPDATE
 // of the target's row by key, in the INSERT's statement. ErrFallback for
 // anything it does not run exactly as the general path would.
 func (fp *Path) runTrigger(ctx *sql.Context, s *backend.Session, ft *backend.FastTable, tu *triggerUpdate, row sql.Row) error {
-	target, ok := s.FastTable(tu.table)
-	if !ok || !target.SingleKey() || !target.IsKey(tu.key) {
+	target, ok := fp.triggerTarget(ctx, s, tu)
+	if !ok {
 		return backend.ErrFallback
 	}
-	if !auth.FastPathAllowed(ctx, fp.grants, s.GetCurrentDatabase(), tu.table, true, auth.Update, auth.Select) {
-		return backend.ErrFallback // never less than the general path asks (AUTH-5)
-	}
-	table := tu.table
-	target.AllowTriggers(func(defs []sql.TriggerDefinition) bool { return firesNone(defs, table, "update") })
 	ko := ft.Ordinal(tu.newKey)
-	if ko < 0 || row[ko] == nil || !types.IsInteger(ft.Column(ko).Type) || !types.IsInteger(target.Column(target.KeyOrdinal()).Type) {
+	if ko < 0 || row[ko] == nil || !types.IsInteger(ft.Column(ko).Type) {
 		return backend.ErrFallback
 	}
 	type assign struct {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
@@ -263,7 +264,7 @@ func (s *semiJoin) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) {
 	if err != nil {
 		return nil, err
 	}
-	var set intSet
+	set := intSet{compactAt: compactFloor}
 	for {
 		r, err := keys.Next(ctx)
 		if err == io.EOF {
@@ -278,7 +279,10 @@ func (s *semiJoin) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) {
 			keys.Close(ctx)
 			return nil, err
 		}
-		set.add(v)
+		if err := set.add(v); err != nil {
+			keys.Close(ctx)
+			return nil, err
+		}
 	}
 	if err := keys.Close(ctx); err != nil {
 		return nil, err
@@ -307,8 +311,8 @@ func (i *semiJoinIter) Next(ctx *sql.Context) (sql.Row, error) {
 		if err != nil {
 			return nil, err
 		}
-		if i.set.has(v) {
-			return r, nil
+		if in, err := i.set.has(v); in || err != nil {
+			return r, err
 		}
 	}
 }
@@ -347,6 +351,11 @@ func orderedIntOf(v any) (orderedInt, bool) {
 		return orderedInt{lo: x}, true
 	case uint:
 		return orderedInt{lo: uint64(x)}, true
+	case bool: // a BOOLEAN's value may come as one
+		if x {
+			return orderedInt{lo: 1}, true
+		}
+		return orderedInt{}, true
 	default:
 		return orderedInt{}, false
 	}
@@ -373,25 +382,46 @@ func (k orderedInt) compare(o orderedInt) int {
 // their number (ids, mostly) go into a bitmap, others into a map (the
 // map's growth and probes were a fifth of exists-returned's CPU).
 type intSet struct {
-	vals []int64 // added values in int64's range, until frozen
-	lo   int64
-	bits []uint64            // bit v-lo, when the set is a bitmap
-	m    map[int64]struct{}  // otherwise
-	big  map[uint64]struct{} // values above int64's range
+	vals      []int64 // added values in int64's range, until frozen
+	compactAt int     // the length at which vals loses its duplicates
+	lo        int64
+	bits      []uint64            // bit v-lo, when the set is a bitmap
+	m         map[int64]struct{}  // otherwise
+	big       map[uint64]struct{} // values above int64's range
 }
 
-func (s *intSet) add(v any) {
+func (s *intSet) add(v any) error {
 	k, ok := orderedIntOf(v)
 	switch {
+	case !ok && v != nil:
+		return errKeyType(v)
 	case !ok:
 	case k.hi < 0 || k.lo <= math.MaxInt64:
 		s.vals = append(s.vals, int64(k.lo))
+		if len(s.vals) >= s.compactAt {
+			// Duplicates go (the DISTINCT the rule dropped kept one of
+			// each): the values held stay within twice the distinct ones.
+			slices.Sort(s.vals)
+			s.vals = slices.Compact(s.vals)
+			s.compactAt = max(2*len(s.vals), compactFloor)
+		}
 	default:
 		if s.big == nil {
 			s.big = map[uint64]struct{}{}
 		}
 		s.big[k.lo] = struct{}{}
 	}
+	return nil
+}
+
+// compactFloor is the fewest values an intSet holds before it drops
+// duplicates (a variable for the tests).
+var compactFloor = 1 << 20
+
+// errKeyType fails a statement whose key is not an integer, which the
+// rules' type checks exclude: never answer as if it were NULL.
+func errKeyType(v any) error {
+	return fmt.Errorf("strata: key-set join on a value of type %T", v)
 }
 
 // freeze ends the adding.
@@ -420,25 +450,27 @@ func (s *intSet) freeze() {
 	s.vals = nil
 }
 
-func (s *intSet) has(v any) bool {
+func (s *intSet) has(v any) (bool, error) {
 	k, ok := orderedIntOf(v)
 	switch {
+	case !ok && v != nil:
+		return false, errKeyType(v)
 	case !ok:
-		return false
+		return false, nil
 	case k.hi < 0 || k.lo <= math.MaxInt64:
 		x := int64(k.lo)
 		if s.bits != nil {
 			d := uint64(x - s.lo)
 			if x < s.lo || d/64 >= uint64(len(s.bits)) {
-				return false
+				return false, nil
 			}
-			return s.bits[d/64]&(1<<(d%64)) != 0
+			return s.bits[d/64]&(1<<(d%64)) != 0, nil
 		}
 		_, in := s.m[x]
-		return in
+		return in, nil
 	default:
 		_, in := s.big[k.lo]
-		return in
+		return in, nil
 	}
 }
 

@@ -170,6 +170,16 @@ func fastPathDifferential(t *testing.T, text bool) {
 		"CREATE TRIGGER ev3_tot2 AFTER INSERT ON ev3 FOR EACH ROW UPDATE tot2 SET n = n + 1 WHERE k = NEW.k",
 		"CREATE TABLE ev4 (id INT PRIMARY KEY, v INT)",
 		"CREATE TRIGGER ev4_double BEFORE INSERT ON ev4 FOR EACH ROW SET NEW.v = NEW.v * 2",
+		// CHECK constraints (3819): no fast-path write skips them, a
+		// trigger's target's included; a target with AUTO_INCREMENT (the
+		// general path reports its key as the insert id) stays general.
+		"CREATE TABLE ck (id INT PRIMARY KEY, v INT, CHECK (v >= 0))",
+		"CREATE TABLE tot3 (k INT PRIMARY KEY, bal INT NOT NULL, CHECK (bal >= 0))",
+		"CREATE TABLE ev5 (id INT PRIMARY KEY, k INT, amt INT)",
+		"CREATE TRIGGER ev5_tot3 AFTER INSERT ON ev5 FOR EACH ROW UPDATE tot3 SET bal = bal - NEW.amt WHERE k = NEW.k",
+		"CREATE TABLE tot4 (k INT AUTO_INCREMENT PRIMARY KEY, n INT NOT NULL)",
+		"CREATE TABLE ev6 (id INT PRIMARY KEY, k INT)",
+		"CREATE TRIGGER ev6_tot4 AFTER INSERT ON ev6 FOR EACH ROW UPDATE tot4 SET n = n + 1 WHERE k = NEW.k",
 	}
 	type side struct {
 		ts   *testServer
@@ -190,6 +200,9 @@ func fastPathDifferential(t *testing.T, text bool) {
 			mustExec(t, conn, "INSERT INTO u VALUES (?, ?, ?, ?)", i, int64(i)*1000, fmt.Sprint("s", i), i%100)
 			mustExec(t, conn, "INSERT INTO tot VALUES (?, 0, 0, 0)", i)
 			mustExec(t, conn, "INSERT INTO tot2 VALUES (?, 0)", i)
+			mustExec(t, conn, "INSERT INTO tot3 VALUES (?, 100)", i)
+			mustExec(t, conn, "INSERT INTO tot4 VALUES (?, 0)", i)
+			mustExec(t, conn, "INSERT INTO ck VALUES (?, 10)", i)
 		}
 		sides = append(sides, side{ts, conn})
 	}
@@ -343,6 +356,11 @@ func fastPathDifferential(t *testing.T, text bool) {
 		{"INSERT INTO ev4 VALUES (?, ?)", func() []any { return []any{intArg(), rng.Intn(100)} }, false},
 		{"UPDATE tot SET n = n + 1 WHERE k = ?", func() []any { return []any{intArg()} }, false},
 		{"SELECT n, amt, t FROM tot WHERE k = ?", func() []any { return []any{intArg()} }, true},
+		{"INSERT INTO ck VALUES (?, ?)", func() []any { return []any{intArg(), rng.Intn(20) - 10} }, false},
+		{"UPDATE ck SET v = v - 4 WHERE id = ?", func() []any { return []any{intArg()} }, false},
+		{"UPDATE ck SET v = ? WHERE id = ?", func() []any { return []any{rng.Intn(20) - 10, intArg()} }, false},
+		{"INSERT INTO ev5 VALUES (?, ?, ?)", func() []any { return []any{intArg(), intArg(), rng.Intn(60)} }, false},
+		{"INSERT INTO ev6 VALUES (?, ?)", func() []any { return []any{intArg(), intArg()} }, false},
 		// FP-10
 		{"SELECT COUNT(*) FROM sb", func() []any { return nil }, true},
 		{"select count( * ) from `u`;", func() []any { return nil }, true},
@@ -441,7 +459,8 @@ func fastPathDifferential(t *testing.T, text bool) {
 		"SELECT * FROM dd ORDER BY id", "SELECT * FROM cp ORDER BY a, b", "SELECT v, a, b FROM cp FORCE INDEX (uv) ORDER BY v",
 		"SELECT id, k FROM sb FORCE INDEX (k_1) ORDER BY k, id", "SHOW CREATE TABLE sb",
 		"SELECT * FROM tot ORDER BY k", "SELECT * FROM tot2 ORDER BY k", "SELECT * FROM ev ORDER BY id", "SELECT * FROM ev2 ORDER BY id",
-		"SELECT * FROM ev3 ORDER BY id", "SELECT * FROM ev4 ORDER BY id"} {
+		"SELECT * FROM ev3 ORDER BY id", "SELECT * FROM ev4 ORDER BY id", "SELECT * FROM ck ORDER BY id",
+		"SELECT * FROM tot3 ORDER BY k", "SELECT * FROM tot4 ORDER BY k", "SELECT * FROM ev5 ORDER BY id", "SELECT * FROM ev6 ORDER BY id"} {
 		f, g := rowsOfQuery(t, sides[0].conn, q), rowsOfQuery(t, sides[1].conn, q)
 		if f != g {
 			t.Fatalf("%s differs:\nfast:    %s\ngeneral: %s", q, f, g)
@@ -461,7 +480,9 @@ func fastPathDifferential(t *testing.T, text bool) {
 			if tally[i][1] == 0 {
 				t.Errorf("the fast path never answered %s (%d runs)", s.q, tally[i][0])
 			}
-		case strings.HasPrefix(s.q, "INSERT INTO ev3 "), strings.HasPrefix(s.q, "INSERT INTO ev4 "):
+		case strings.HasPrefix(s.q, "INSERT INTO ev3 "), strings.HasPrefix(s.q, "INSERT INTO ev4 "),
+			strings.HasPrefix(s.q, "INSERT INTO ev5 "), strings.HasPrefix(s.q, "INSERT INTO ev6 "),
+			strings.HasPrefix(s.q, "INSERT INTO ck "), strings.HasPrefix(s.q, "UPDATE ck "):
 			if tally[i][1] != 0 {
 				t.Errorf("the fast path answered %s %d times", s.q, tally[i][1])
 			}
