@@ -1,6 +1,8 @@
 package backend
 
 import (
+	"strings"
+
 	"github.com/dolthub/go-mysql-server/sql"
 )
 
@@ -22,10 +24,27 @@ type insertIDs struct {
 	generatedSet  bool
 	handedOut     uint64 // last value GetNextAutoIncrementValue generated
 	handedOutSet  bool
+	// The statement's own table, when known (InsertIDsOf): rows a trigger
+	// writes into another table are not the statement's (MariaDB runs
+	// triggers as sub-statements; their ids never reached the OK packet).
+	db, table  string
+	lastBefore int64 // LAST_INSERT_ID() when the statement began
 }
 
 // BeginInsertIDs starts a statement's insert id record.
-func (s *Session) BeginInsertIDs() { s.ids, s.dups = insertIDs{}, nil }
+func (s *Session) BeginInsertIDs() {
+	s.ids, s.dups = insertIDs{lastBefore: s.GetLastQueryInfoInt(sql.LastInsertId)}, nil
+}
+
+// LastInsertIDBefore is LAST_INSERT_ID() as the statement found it: what
+// it stays when the statement generates no id of its own table (a
+// trigger's generated ids are restored when it ends, as MariaDB does).
+func (s *Session) LastInsertIDBefore() int64 { return s.ids.lastBefore }
+
+// InsertIDsOf names the statement's own table (an INSERT's or REPLACE's
+// target) after BeginInsertIDs: only its rows give the statement's insert
+// ids (SES-8).
+func (s *Session) InsertIDsOf(db, table string) { s.ids.db, s.ids.table = db, table }
 
 // InsertIDs returns the statement's OK-packet insert id (0 if none) and
 // its first generated id, with whether it generated one (SES-8).
@@ -46,6 +65,9 @@ func (s *Session) handOut(v uint64) {
 func (s *Session) wrote(ctx *sql.Context, t *table, row sql.Row, inserted bool) {
 	if t.autoCol < 0 || row[t.autoCol] == nil {
 		return
+	}
+	if s.ids.table != "" && (!strings.EqualFold(t.def.Name, s.ids.table) || !strings.EqualFold(t.db.name, s.ids.db)) {
+		return // another table's: a trigger's write
 	}
 	cv, err := t.cols[t.autoCol].canonical(ctx, row[t.autoCol])
 	if err != nil {

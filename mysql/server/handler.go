@@ -160,6 +160,10 @@ func (h *errorHandler) insertIDs(c *mysql.Conn, res *sqltypes.Result) {
 	res.InsertID = ok
 	if genSet {
 		s.SetLastQueryInfoInt(sql.LastInsertId, int64(gen))
+	} else {
+		// Only the statement's own generated ids change it: a trigger's
+		// are restored when it ends (MariaDB), go-mysql-server kept them.
+		s.SetLastQueryInfoInt(sql.LastInsertId, s.LastInsertIDBefore())
 	}
 }
 
@@ -803,7 +807,40 @@ func (h *errorHandler) begin(c *mysql.Conn, query string) string {
 	}
 	beginDiagnostics(s, query)
 	s.BeginInsertIDs()
+	if isInsert(query) {
+		if db, table, ok := statementTable(query, s.GetCurrentDatabase()); ok {
+			s.InsertIDsOf(db, table) // SES-8: a trigger's writes elsewhere are not the statement's
+		}
+	}
 	return query
+}
+
+// statementTable is the table an INSERT or REPLACE names, [db.]table with
+// or without backquotes, in db when unqualified; false when it cannot be
+// read plainly (a quoted name with a dot or a backquote).
+func statementTable(query, db string) (string, string, bool) {
+	m := tableOfStatementRE.FindStringSubmatch(query)
+	if m == nil || notATableRE.MatchString(m[2]) || strings.EqualFold(m[2], "HIGH_PRIORITY") || strings.EqualFold(m[2], "DELAYED") {
+		return "", "", false
+	}
+	parts := strings.Split(m[2], ".")
+	if len(parts) > 2 {
+		return "", "", false
+	}
+	for i, p := range parts {
+		if strings.HasPrefix(p, "`") != strings.HasSuffix(p, "`") || len(p) == 1 {
+			return "", "", false // a quoted name with a dot in it
+		}
+		p = strings.TrimSuffix(strings.TrimPrefix(p, "`"), "`")
+		if p == "" || strings.Contains(p, "`") {
+			return "", "", false
+		}
+		parts[i] = p
+	}
+	if len(parts) == 2 {
+		return parts[0], parts[1], true
+	}
+	return db, parts[0], db != ""
 }
 
 // correct is the statement-text corrections before go-mysql-server's
