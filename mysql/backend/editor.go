@@ -576,7 +576,7 @@ func (tb *Table) GetNextAutoIncrementValue(ctx *sql.Context, given any) (uint64,
 		v := t.ctr.autoNext
 		t.ctr.autoNext++
 		if s, err := sessionOf(ctx); err == nil {
-			s.handOut(v) // SES-8
+			s.handOut(t, v) // SES-8
 		}
 		return v, nil
 	}

@@ -56,8 +56,17 @@ func (s *Session) InsertIDs() (ok, generated uint64, generatedSet bool) {
 	return ok, s.ids.generated, s.ids.generatedSet
 }
 
-func (s *Session) handOut(v uint64) {
+func (s *Session) handOut(t *table, v uint64) {
+	if !s.ownTable(t) {
+		return // a trigger's insert into another table
+	}
 	s.ids.handedOut, s.ids.handedOutSet = v, true
+}
+
+// ownTable reports whether t is the statement's own table, or may be
+// (none named).
+func (s *Session) ownTable(t *table) bool {
+	return s.ids.table == "" || strings.EqualFold(t.def.Name, s.ids.table) && strings.EqualFold(t.db.name, s.ids.db)
 }
 
 // wrote records row, just inserted (or changed, when inserted is false),
@@ -66,7 +75,7 @@ func (s *Session) wrote(ctx *sql.Context, t *table, row sql.Row, inserted bool) 
 	if t.autoCol < 0 || row[t.autoCol] == nil {
 		return
 	}
-	if s.ids.table != "" && (!strings.EqualFold(t.def.Name, s.ids.table) || !strings.EqualFold(t.db.name, s.ids.db)) {
+	if !s.ownTable(t) {
 		return // another table's: a trigger's write
 	}
 	cv, err := t.cols[t.autoCol].canonical(ctx, row[t.autoCol])

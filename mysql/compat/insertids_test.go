@@ -41,6 +41,15 @@ func TestTriggerInsertIDsMatchMariaDB(t *testing.T) {
 		"INSERT INTO src2 VALUES (12, 99)",
 	}
 	ctx := context.Background()
+	for _, prepared := range []bool{false, true} {
+		execBoth(t, st, ma, "DELETE FROM ti.src WHERE id > 0", "DELETE FROM ti.src2 WHERE id > 0", "DELETE FROM ti.src3 WHERE id > 0")
+		sameInsertIDs(t, ctx, st, ma, stmts, prepared)
+	}
+}
+
+// sameInsertIDs runs stmts on both servers, as text or prepared, and
+// compares each one's insert id, affected rows and LAST_INSERT_ID().
+func sameInsertIDs(t *testing.T, ctx context.Context, st, ma *sql.DB, stmts []string, prepared bool) {
 	var got [2][]string
 	for side, db := range [2]*sql.DB{st, ma} {
 		conn, err := db.Conn(ctx)
@@ -51,7 +60,17 @@ func TestTriggerInsertIDsMatchMariaDB(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, q := range stmts {
-			res, err := conn.ExecContext(ctx, q)
+			var res sql.Result
+			var err error
+			if prepared {
+				var ps *sql.Stmt
+				if ps, err = conn.PrepareContext(ctx, q); err == nil {
+					res, err = ps.ExecContext(ctx)
+					ps.Close()
+				}
+			} else {
+				res, err = conn.ExecContext(ctx, q)
+			}
 			if err != nil {
 				got[side] = append(got[side], fmt.Sprintf("%s: error %v", q, err))
 				continue
@@ -73,6 +92,73 @@ func TestTriggerInsertIDsMatchMariaDB(t *testing.T) {
 		}
 	}
 	if len(diffs) > 0 {
-		t.Errorf("%d of %d statements differ:\n%s", len(diffs), len(stmts), strings.Join(diffs, "\n"))
+		t.Errorf("prepared %v: %d of %d statements differ:\n%s", prepared, len(diffs), len(stmts), strings.Join(diffs, "\n"))
+	}
+}
+
+// TestTriggersOutsideTheirDatabase (rules RULE-101): writes to a database
+// with triggers, made without a current database and from another one,
+// fire its triggers (whose bodies name tables of their own database) as
+// MariaDB does; strata failed every such write ("no database selected",
+// "Table 'tgt' doesn't exist"), whichever table the triggers were on.
+func TestTriggersOutsideTheirDatabase(t *testing.T) {
+	st, ma := startPair(t)
+	execBoth(t, st, ma,
+		"CREATE DATABASE tr", "CREATE DATABASE other",
+		"CREATE TABLE tr.tgt (k INT PRIMARY KEY, n INT NOT NULL)",
+		"INSERT INTO tr.tgt VALUES (1, 0), (2, 0)",
+		"CREATE TABLE tr.src (id INT PRIMARY KEY, k INT)",
+		"CREATE TABLE tr.plain (id INT PRIMARY KEY)",
+		"CREATE TABLE other.tgt (k INT PRIMARY KEY, n INT NOT NULL)",
+		"INSERT INTO other.tgt VALUES (1, 100), (2, 100)",
+		"INSERT INTO other.tgt VALUES (3, 100)")
+	ctx := context.Background()
+	// The bodies name tgt unqualified: created in tr.
+	for _, db := range []*sql.DB{st, ma} {
+		conn, err := db.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range []string{"USE tr",
+			"CREATE TRIGGER src_ai AFTER INSERT ON src FOR EACH ROW UPDATE tgt SET n = n + 1 WHERE k = NEW.k",
+			"CREATE TRIGGER src_au AFTER UPDATE ON src FOR EACH ROW UPDATE tgt SET n = n + 10 WHERE k = NEW.k",
+			"CREATE TRIGGER src_ad AFTER DELETE ON src FOR EACH ROW UPDATE tgt SET n = n + 100 WHERE k = OLD.k"} {
+			if _, err := conn.ExecContext(ctx, q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+		conn.Close()
+	}
+	for _, use := range []string{"", "USE other"} {
+		for side, db := range [2]*sql.DB{st, ma} {
+			conn, err := db.Conn(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if use != "" {
+				if _, err := conn.ExecContext(ctx, use); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, q := range []string{
+				"INSERT INTO tr.src VALUES (10, 1), (11, 2)",
+				"UPDATE tr.src SET k = 2 WHERE id = 10",
+				"INSERT INTO tr.plain VALUES (5)",
+				"DELETE FROM tr.plain WHERE id = 5",
+				"DELETE FROM tr.src WHERE id = 11",
+				"INSERT INTO `tr`.`src` (id, k) VALUES (12, 1)",
+				"DELETE FROM tr.src WHERE id > 0",
+			} {
+				if _, err := conn.ExecContext(ctx, q); err != nil {
+					t.Errorf("%s (%q) on %s: %v", q, use, []string{"strata", "mariadb"}[side], err)
+				}
+			}
+			conn.Close()
+		}
+		for _, q := range []string{"SELECT * FROM tr.tgt ORDER BY k", "SELECT * FROM other.tgt ORDER BY k", "SELECT * FROM tr.src ORDER BY id"} {
+			if d := sameRows(st, ma, q); d != "" {
+				t.Errorf("after the writes (%q): %s", use, d)
+			}
+		}
 	}
 }

@@ -108,10 +108,9 @@
 // integer columns plus signed integer operands (a 64-bit overflow or a
 // value outside the column falls back), DECIMAL columns plus DECIMAL or
 // integer operands whose sum the column holds exactly; u fires no UPDATE
-// trigger, is fast-writable (FPB-3: no foreign keys, no enforced CHECK)
-// and has no AUTO_INCREMENT column (go-mysql-server reports u's changed
-// key as the INSERT's id, MariaDB the inserted table's: the paths must
-// agree); the client holds UPDATE and SELECT on u (never less than the
+// trigger and is fast-writable (FPB-3: no foreign keys, no enforced
+// CHECK); its rows never give the INSERT's insert ids (backend SES-8, as
+// on the general path); the client holds UPDATE and SELECT on u (never less than the
 // general path asks, AUTH-5). A trigger on a table the database no longer
 // has (renamed) may be on this one: the statement falls back. Anything
 // else, at any row, undoes the statement and falls back. Writes to a

@@ -224,12 +224,11 @@ func allowTriggers(ft *backend.FastTable, table string, k kind) *triggerUpdate {
 // triggerTarget resolves tu's target for FP-12, false when it cannot be
 // run there whatever the row (asked before the INSERT, which would
 // otherwise be written and undone for every statement): no table with a
-// one-column integer primary key named as the body's key, an
-// AUTO_INCREMENT column (go-mysql-server reports the target's changed key
-// as the INSERT's id), or no UPDATE and SELECT privilege for the client.
+// one-column integer primary key named as the body's key, or no UPDATE
+// and SELECT privilege for the client.
 func (fp *Path) triggerTarget(ctx *sql.Context, s *backend.Session, tu *triggerUpdate) (*backend.FastTable, bool) {
 	target, ok := s.FastTable(tu.table)
-	if !ok || !target.SingleKey() || !target.IsKey(tu.key) || target.AutoIncrementOrdinal() >= 0 ||
+	if !ok || !target.SingleKey() || !target.IsKey(tu.key) ||
 		!types.IsInteger(target.Column(target.KeyOrdinal()).Type) {
 		return nil, false
 	}

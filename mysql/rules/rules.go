@@ -438,6 +438,10 @@
 // (RULE-80) that selects COUNT(*) and its grouping columns counts each
 // key prefix's index entries (backend AGG-2; scanagg.go).
 //
+// RULE-101 A write's triggers, and the TRUNCATE a DELETE without WHERE
+// may become, are looked up and parsed in the written table's database
+// (triggercache.go).
+//
 // RULE-99 A semi-join planned as an inner hash join with a DISTINCT of
 // integer keys on one side runs as a key set the other side's rows
 // stream through (semijoins.go).
@@ -469,7 +473,7 @@
 // FUNC-4 DATE 'x', TIME 'x' and TIMESTAMP 'x' are typed literals, rewritten
 // by the server to strata_typed_date('x') and its kin (functions.go).
 //
-// Except RULE-8, RULE-13, RULE-23, RULE-27, RULE-36, RULE-60 and RULE-85, the rules run
+// Except RULE-8, RULE-13, RULE-23, RULE-27, RULE-36, RULE-60, RULE-85 and RULE-101, the rules run
 // last in every statement's analysis (go-mysql-server's OnceAfterAll
 // batch, shared by its per-statement batches), so they see the final plan
 // and must keep expression indexes as they are.
@@ -637,7 +641,12 @@ func Install() {
 		// RULE-85 around go-mysql-server's applyTriggers.
 		for i, r := range analyzer.OnceAfterAll {
 			if r.Id.String() == "applyTriggers" {
-				analyzer.OnceAfterAll[i].Apply = cachedTriggers(r.Apply)
+				analyzer.OnceAfterAll[i].Apply = inWrittenDatabase(cachedTriggers(r.Apply)) // RULE-101
+			}
+		}
+		for i, r := range analyzer.OnceAfterDefault {
+			if r.Id.String() == "processTruncate" {
+				analyzer.OnceAfterDefault[i].Apply = inWrittenDatabase(r.Apply) // RULE-101
 			}
 		}
 		n := len(analyzer.OnceAfterAll)

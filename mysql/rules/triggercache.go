@@ -352,3 +352,69 @@ func (c *triggerCache) put(key string, e *triggerEntry) {
 // TriggerPlanHits is how many INSERTs took their triggers from RULE-85's
 // cache (for tests).
 func TriggerPlanHits() int64 { return triggerPlans.hits.Load() }
+
+// RULE-101 A write's triggers are parsed and resolved in the written
+// table's database, which is theirs (MySQL runs a trigger's body in its
+// schema): go-mysql-server's applyTriggers read them from that database
+// but parsed them in the session's current one, so every INSERT, UPDATE
+// or DELETE of a table in a database with triggers failed without a
+// current database ("no database selected") or from another one ("Table
+// 'src' doesn't exist"), whichever table the triggers were on. Its
+// processTruncate, which makes a DELETE without WHERE a TRUNCATE unless
+// the table has a DELETE trigger, looked the table and its triggers up in
+// the current database: `DELETE FROM db.t` failed without one (1049
+// "database not found"), and from another database missed t's DELETE
+// triggers. The current database is the written table's while those two
+// rules (and RULE-85's cache) run, and restored after.
+
+// inWrittenDatabase runs rule with the database of the table n writes as
+// the current one (RULE-101).
+func inWrittenDatabase(rule analyzer.RuleFunc) analyzer.RuleFunc {
+	return func(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+		if db := triggerDatabase(ctx, n); db != "" && !strings.EqualFold(db, ctx.GetCurrentDatabase()) {
+			cur := ctx.GetCurrentDatabase()
+			ctx.SetCurrentDatabase(db)
+			defer ctx.SetCurrentDatabase(cur)
+		}
+		return rule(ctx, a, n, scope, sel, qFlags)
+	}
+}
+
+// triggerDatabase is the database applyTriggers reads the triggers of n
+// from (its own rule: the last INSERT, UPDATE or DELETE target naming
+// one), or "" for a block of statements, which it takes one by one.
+func triggerDatabase(ctx *sql.Context, n sql.Node) string {
+	switch n.(type) {
+	case *plan.TriggerBeginEndBlock, *plan.BeginEndBlock, *plan.Block, *plan.CreateTrigger:
+		return ""
+	}
+	db := ""
+	transform.Inspect(n, func(n sql.Node) bool {
+		switch x := n.(type) {
+		case *plan.InsertInto:
+			if x.Database() != nil && x.Database().Name() != "" {
+				db = x.Database().Name()
+			}
+		case *plan.Update:
+			if x.Database() != "" {
+				db = x.Database()
+			}
+		case *plan.DeleteFrom:
+			if x.Database() != "" {
+				db = x.Database()
+				break
+			}
+			// A DELETE without WHERE: its target names the database.
+			for _, t := range x.GetDeleteTargets() {
+				transform.Inspect(t, func(n sql.Node) bool {
+					if r, ok := n.(*plan.ResolvedTable); ok && r.SqlDatabase != nil && r.SqlDatabase.Name() != "" {
+						db = r.SqlDatabase.Name()
+					}
+					return true
+				})
+			}
+		}
+		return true
+	})
+	return db
+}

@@ -806,13 +806,20 @@ func (h *errorHandler) begin(c *mysql.Conn, query string) string {
 		h.beginLogged(s, query) // SRV-REPL-4
 	}
 	beginDiagnostics(s, query)
+	beginInsertIDs(s, query)
+	return query
+}
+
+// beginInsertIDs starts the statement's insert id record, naming an
+// INSERT's or REPLACE's own table (SES-8: a trigger's writes elsewhere
+// are not the statement's).
+func beginInsertIDs(s *backend.Session, query string) {
 	s.BeginInsertIDs()
 	if isInsert(query) {
 		if db, table, ok := statementTable(query, s.GetCurrentDatabase()); ok {
-			s.InsertIDsOf(db, table) // SES-8: a trigger's writes elsewhere are not the statement's
+			s.InsertIDsOf(db, table)
 		}
 	}
-	return query
 }
 
 // statementTable is the table an INSERT or REPLACE names, [db.]table with
@@ -1591,7 +1598,7 @@ func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mys
 	defer recoverCommand(c, &err)
 	if s := h.session(c); s != nil {
 		beginDiagnostics(s, p.PrepareStmt)
-		s.BeginInsertIDs()
+		beginInsertIDs(s, p.PrepareStmt)
 		if h.binlog != nil {
 			h.beginLogged(s, p.PrepareStmt) // SRV-REPL-4: DDL prepared too (JDBC's server-side prepares)
 		}
