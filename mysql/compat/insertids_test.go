@@ -97,10 +97,13 @@ func sameInsertIDs(t *testing.T, ctx context.Context, st, ma *sql.DB, stmts []st
 }
 
 // TestTriggersOutsideTheirDatabase (rules RULE-101): writes to a database
-// with triggers, made without a current database and from another one,
-// fire its triggers (whose bodies name tables of their own database) as
-// MariaDB does; strata failed every such write ("no database selected",
-// "Table 'tgt' doesn't exist"), whichever table the triggers were on.
+// with triggers, made from that database and from another one (which has
+// a table of the same name as the bodies'), fire its triggers (whose
+// bodies name tables of their own database) as MariaDB does; strata failed
+// every such write from another database ("Table 'tgt' doesn't exist"),
+// whichever table the triggers were on. (Without a current database:
+// mysql/server's TestTriggersWithoutCurrentDatabase, whose connections
+// can have none.)
 func TestTriggersOutsideTheirDatabase(t *testing.T) {
 	st, ma := startPair(t)
 	execBoth(t, st, ma,
@@ -129,7 +132,7 @@ func TestTriggersOutsideTheirDatabase(t *testing.T) {
 		}
 		conn.Close()
 	}
-	for _, use := range []string{"", "USE other"} {
+	for _, use := range []string{"", "USE other"} { // "": still tr, where the triggers were made
 		for side, db := range [2]*sql.DB{st, ma} {
 			conn, err := db.Conn(ctx)
 			if err != nil {
@@ -147,7 +150,9 @@ func TestTriggersOutsideTheirDatabase(t *testing.T) {
 				"DELETE FROM tr.plain WHERE id = 5",
 				"DELETE FROM tr.src WHERE id = 11",
 				"INSERT INTO `tr`.`src` (id, k) VALUES (12, 1)",
-				"DELETE FROM tr.src WHERE id > 0",
+				"INSERT INTO tr.plain VALUES (6), (7)",
+				"DELETE FROM tr.plain", // no WHERE: not a TRUNCATE of the current database's table
+				"DELETE FROM tr.src",   // no WHERE: its DELETE trigger fires for each row
 			} {
 				if _, err := conn.ExecContext(ctx, q); err != nil {
 					t.Errorf("%s (%q) on %s: %v", q, use, []string{"strata", "mariadb"}[side], err)
@@ -155,7 +160,8 @@ func TestTriggersOutsideTheirDatabase(t *testing.T) {
 			}
 			conn.Close()
 		}
-		for _, q := range []string{"SELECT * FROM tr.tgt ORDER BY k", "SELECT * FROM other.tgt ORDER BY k", "SELECT * FROM tr.src ORDER BY id"} {
+		for _, q := range []string{"SELECT * FROM tr.tgt ORDER BY k", "SELECT * FROM other.tgt ORDER BY k", "SELECT * FROM tr.src ORDER BY id",
+			"SELECT * FROM tr.plain ORDER BY id"} {
 			if d := sameRows(st, ma, q); d != "" {
 				t.Errorf("after the writes (%q): %s", use, d)
 			}

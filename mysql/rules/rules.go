@@ -575,6 +575,7 @@ const (
 	scanChecksID
 	outerFiltersID
 	keyJoinsID
+	crossDatabaseDeletesID
 )
 
 var once sync.Once
@@ -611,6 +612,8 @@ func Install() {
 		// its hashed IN (the validation that follows checks IN operands)
 		// or, for those short batches, in OnceAfterAll.
 		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault, analyzer.Rule{Id: bigInListsID, Apply: bigInLists})
+		// RULE-101: before processTruncate (simpleDelete's batch).
+		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault, analyzer.Rule{Id: crossDatabaseDeletesID, Apply: crossDatabaseDeletes})
 		// RULE-62's comparisons before index ranges are built too.
 		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault, analyzer.Rule{Id: temporalComparisonsID, Apply: temporalComparisons})
 		// RULE-91 before index ranges too, and before RULE-89 types the

@@ -2,6 +2,8 @@ package rules
 
 import (
 	"fmt"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/types"
 	"reflect"
 	"strings"
 	"sync"
@@ -417,4 +419,28 @@ func triggerDatabase(ctx *sql.Context, n sql.Node) string {
 		return true
 	})
 	return db
+}
+
+// crossDatabaseDeletes keeps a DELETE without WHERE of a table outside the
+// current database from go-mysql-server's TRUNCATE conversion (RULE-101):
+// its simpleDelete batch runs processTruncate directly (not the rule list
+// inWrittenDatabase wraps), which looks the table and its DELETE triggers
+// up in the current database: `DELETE FROM db.t` failed with 1049 without
+// one, and from another database could miss t's DELETE triggers. A
+// filter of TRUE in between makes it the row-by-row DELETE MySQL runs
+// (which fires the triggers and keeps AUTO_INCREMENT, as MySQL's does).
+func crossDatabaseDeletes(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	d, ok := n.(*plan.DeleteFrom)
+	if !ok || d.HasExplicitTargets() {
+		return n, transform.SameTree, nil
+	}
+	rt, ok := d.Child.(*plan.ResolvedTable)
+	if !ok || rt.SqlDatabase == nil || strings.EqualFold(rt.SqlDatabase.Name(), ctx.GetCurrentDatabase()) {
+		return n, transform.SameTree, nil
+	}
+	nn, err := d.WithChildren(plan.NewFilter(expression.NewLiteral(true, types.Boolean), rt))
+	if err != nil {
+		return n, transform.SameTree, err
+	}
+	return nn, transform.NewTree, nil
 }

@@ -1866,3 +1866,31 @@ func TestSubqueryNesting(t *testing.T) {
 	wantErrCode(t, c, 1473, nested(maxSubqueryNesting+1)+" AND c1 = ?", 1) // prepared
 	wantRows(t, c, "SELECT 1", "1")                                        // still serving
 }
+
+// RULE-101: writes to a database with triggers, without a current
+// database, fire the triggers (their bodies name their own database's
+// tables); a DELETE without WHERE of such a table is not turned into a
+// TRUNCATE looked up in the (missing) current database (it failed 1049).
+func TestTriggersWithoutCurrentDatabase(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	d := ts.open("")
+	mustExec(t, d, "CREATE DATABASE tr")
+	c := ts.open("tr")
+	c.SetMaxOpenConns(1)
+	mustExec(t, c, "CREATE TABLE tgt (k INT PRIMARY KEY, n INT NOT NULL)")
+	mustExec(t, c, "INSERT INTO tgt VALUES (1, 0), (2, 0)")
+	mustExec(t, c, "CREATE TABLE src (id INT PRIMARY KEY, k INT)")
+	mustExec(t, c, "CREATE TABLE plain (id INT PRIMARY KEY)")
+	mustExec(t, c, "CREATE TRIGGER src_ai AFTER INSERT ON src FOR EACH ROW UPDATE tgt SET n = n + 1 WHERE k = NEW.k")
+	mustExec(t, c, "CREATE TRIGGER src_ad AFTER DELETE ON src FOR EACH ROW UPDATE tgt SET n = n + 100 WHERE k = OLD.k")
+	none := ts.open("")
+	none.SetMaxOpenConns(1)
+	wantRows(t, none, "SELECT DATABASE() IS NULL", "1")
+	mustExec(t, none, "INSERT INTO tr.src VALUES (10, 1), (11, 2)")
+	mustExec(t, none, "INSERT INTO tr.plain VALUES (1), (2)")
+	mustExec(t, none, "DELETE FROM tr.plain")
+	mustExec(t, none, "DELETE FROM tr.src")
+	wantRows(t, none, "SELECT k, n FROM tr.tgt ORDER BY k", "1|101", "2|101")
+	wantRows(t, none, "SELECT COUNT(*) FROM tr.plain", "0")
+	wantRows(t, none, "SELECT COUNT(*) FROM tr.src", "0")
+}
