@@ -199,14 +199,14 @@ func (fp *Path) run(goctx context.Context, c *mysql.Conn, sh *shape, params []*q
 	if ok && !ft.SingleKey() && sh.kind != insertValues && sh.kind != countRows { // FP-1, FPB-1
 		ok = false
 	}
-	var trigger *triggerUpdate
+	var trigger *triggerRun
 	if ok && !sh.read() {
 		// FPB-3, FPB-6: asked before a write's values are converted and its
 		// transaction begins; an INSERT may run its trigger itself (FP-12).
-		trigger = allowTriggers(ft, sh.table, sh.kind)
+		tu := allowTriggers(ft, sh.table, sh.kind)
 		ok = !ft.Triggered()
-		if ok && trigger != nil {
-			_, ok = fp.triggerTarget(ctx, s, trigger)
+		if ok && tu != nil {
+			trigger, ok = fp.prepareTrigger(ctx, s, ft, tu)
 		}
 	}
 	if !ok {
@@ -238,7 +238,7 @@ func (fp *Path) run(goctx context.Context, c *mysql.Conn, sh *shape, params []*q
 	case insertValues:
 		var after func(sql.Row) error
 		if trigger != nil {
-			after = func(row sql.Row) error { return fp.runTrigger(ctx, s, ft, trigger, row) }
+			after = func(row sql.Row) error { return trigger.run(ctx, row) }
 		}
 		res, err = fp.insert(ctx, ft, sh, params, rows, after)
 	}

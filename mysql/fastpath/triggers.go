@@ -221,12 +221,30 @@ func allowTriggers(ft *backend.FastTable, table string, k kind) *triggerUpdate {
 	return tu
 }
 
-// triggerTarget resolves tu's target for FP-12, false when it cannot be
-// run there whatever the row (asked before the INSERT, which would
+// triggerRun is a trigger body FP-12 runs, resolved once for the INSERT
+// statement: its target and the ordinals it reads and writes.
+type triggerRun struct {
+	target *backend.FastTable
+	newKey int // NEW.k's ordinal in the inserted table
+	sets   []triggerAssign
+}
+
+type triggerAssign struct {
+	col    int      // the target's column
+	dec    bool     // a DECIMAL column (else an integer one)
+	newCol int      // the operand NEW.x's ordinal in the inserted table, or -1: lit
+	newTyp sql.Type // NEW.x's type
+	lit    int64
+	neg    bool
+}
+
+// prepareTrigger resolves tu for an INSERT into ft (FP-12), false when it
+// cannot run whatever the row (asked before the INSERT, which would
 // otherwise be written and undone for every statement): no table with a
-// one-column integer primary key named as the body's key, or no UPDATE
-// and SELECT privilege for the client.
-func (fp *Path) triggerTarget(ctx *sql.Context, s *backend.Session, tu *triggerUpdate) (*backend.FastTable, bool) {
+// one-column integer primary key named as the body's key, columns it
+// does not have or cannot add to, or no UPDATE and SELECT privilege for
+// the client.
+func (fp *Path) prepareTrigger(ctx *sql.Context, s *backend.Session, ft *backend.FastTable, tu *triggerUpdate) (*triggerRun, bool) {
 	target, ok := s.FastTable(tu.table)
 	if !ok || !target.SingleKey() || !target.IsKey(tu.key) ||
 		!types.IsInteger(target.Column(target.KeyOrdinal()).Type) {
@@ -237,83 +255,85 @@ func (fp *Path) triggerTarget(ctx *sql.Context, s *backend.Session, tu *triggerU
 	}
 	table := tu.table
 	target.AllowTriggers(func(defs []sql.TriggerDefinition) bool { return firesNone(defs, table, "update", target.HasTable) })
-	return target, true
-}
-
-// runTrigger is FP-12's run of tu for the inserted row of ft: the UPDATE
-// of the target's row by key, in the INSERT's statement. ErrFallback for
-// anything it does not run exactly as the general path would.
-func (fp *Path) runTrigger(ctx *sql.Context, s *backend.Session, ft *backend.FastTable, tu *triggerUpdate, row sql.Row) error {
-	target, ok := fp.triggerTarget(ctx, s, tu)
-	if !ok {
-		return backend.ErrFallback
+	r := &triggerRun{target: target, newKey: ft.Ordinal(tu.newKey), sets: make([]triggerAssign, len(tu.sets))}
+	if r.newKey < 0 || !types.IsInteger(ft.Column(r.newKey).Type) {
+		return nil, false
 	}
-	ko := ft.Ordinal(tu.newKey)
-	if ko < 0 || row[ko] == nil || !types.IsInteger(ft.Column(ko).Type) {
-		return backend.ErrFallback
-	}
-	type assign struct {
-		col int
-		op  any // int64 or decimal.Decimal
-	}
-	as := make([]assign, len(tu.sets))
 	for i, set := range tu.sets {
-		a := assign{col: target.Ordinal(set.col)}
+		a := triggerAssign{col: target.Ordinal(set.col), newCol: -1, lit: set.lit, neg: set.neg}
 		if a.col < 0 || a.col == target.KeyOrdinal() {
-			return backend.ErrFallback
+			return nil, false
 		}
 		ctyp := target.Column(a.col).Type
-		var op any = set.lit
+		a.dec = types.IsDecimal(ctyp)
+		if !a.dec && !(types.IsInteger(ctyp) && !types.IsYear(ctyp)) {
+			return nil, false
+		}
 		if set.newCol != "" {
-			o := ft.Ordinal(set.newCol)
-			if o < 0 {
-				return backend.ErrFallback
+			if a.newCol = ft.Ordinal(set.newCol); a.newCol < 0 {
+				return nil, false
 			}
+			a.newTyp = ft.Column(a.newCol).Type
+		}
+		r.sets[i] = a
+	}
+	return r, true
+}
+
+// run is FP-12's run of the trigger for the inserted row: the UPDATE of
+// the target's row by key, in the INSERT's statement. ErrFallback for
+// anything it does not run exactly as the general path would.
+func (r *triggerRun) run(ctx *sql.Context, row sql.Row) error {
+	if row[r.newKey] == nil {
+		return backend.ErrFallback
+	}
+	ops := make([]any, len(r.sets)) // int64 or decimal.Decimal
+	for i, a := range r.sets {
+		var op any = a.lit
+		if a.newCol >= 0 {
 			var ok bool
-			if op, ok = operand(row[o], ft.Column(o).Type); !ok {
+			if op, ok = operand(row[a.newCol], a.newTyp); !ok {
 				return backend.ErrFallback
 			}
 		}
 		switch x := op.(type) {
 		case int64:
-			if set.neg {
+			if a.neg {
 				x = -x
 			}
-			if types.IsDecimal(ctyp) {
-				a.op = decimal.NewFromInt(x)
-			} else if types.IsInteger(ctyp) && !types.IsYear(ctyp) {
-				a.op = x
+			if a.dec {
+				ops[i] = decimal.NewFromInt(x)
 			} else {
-				return backend.ErrFallback
+				ops[i] = x
 			}
 		case decimal.Decimal:
-			if !types.IsDecimal(ctyp) {
+			if !a.dec {
 				return backend.ErrFallback // an integer column rounds the sum
 			}
-			if set.neg {
+			if a.neg {
 				x = x.Neg()
 			}
-			a.op = x
+			ops[i] = x
 		}
-		as[i] = a
 	}
-	_, _, err := target.UpdateByKeyWithin(ctx, row[ko], func(r sql.Row) error {
+	target := r.target
+	_, _, err := target.UpdateByKeyWithin(ctx, row[r.newKey], func(u sql.Row) error {
 		// Assignments apply left to right, each seeing the earlier ones.
-		for _, a := range as {
+		for i, a := range r.sets {
 			var v any
 			var ok bool
-			switch x := a.op.(type) {
+			switch x := ops[i].(type) {
 			case int64:
-				if v, ok = target.AddInt(ctx, a.col, r[a.col], x); ok {
+				if v, ok = target.AddInt(ctx, a.col, u[a.col], x); ok {
 					v, ok = target.Convert(ctx, a.col, v)
 				}
 			case decimal.Decimal:
-				v, ok = target.AddDecimal(ctx, a.col, r[a.col], x)
+				v, ok = target.AddDecimal(ctx, a.col, u[a.col], x)
 			}
 			if !ok {
 				return backend.ErrFallback // NULL, overflow, inexact: the general path's answer
 			}
-			r[a.col] = v
+			u[a.col] = v
 		}
 		return nil
 	})

@@ -431,36 +431,9 @@ func (i *groupIter) evalGroup(ctx *sql.Context, row sql.Row) (bool, error) {
 // sameValue reports a and b the same integer or string, or both NULL;
 // false for anything else (the key decides).
 func sameValue(a, b any) bool {
-	switch x := a.(type) {
-	case nil:
-		return b == nil
-	case int64:
-		y, ok := b.(int64)
-		return ok && x == y
-	case int32:
-		y, ok := b.(int32)
-		return ok && x == y
-	case int16:
-		y, ok := b.(int16)
-		return ok && x == y
-	case int8:
-		y, ok := b.(int8)
-		return ok && x == y
-	case uint64:
-		y, ok := b.(uint64)
-		return ok && x == y
-	case uint32:
-		y, ok := b.(uint32)
-		return ok && x == y
-	case uint16:
-		y, ok := b.(uint16)
-		return ok && x == y
-	case uint8:
-		y, ok := b.(uint8)
-		return ok && x == y
-	case string:
-		y, ok := b.(string)
-		return ok && x == y
+	switch a.(type) {
+	case nil, int64, int32, int16, int8, uint64, uint32, uint16, uint8, string:
+		return a == b // the same dynamic type and value
 	}
 	return false
 }

@@ -112,7 +112,7 @@ func semiJoinOf(p *plan.Project) sql.Node {
 	}
 	nl := len(left.Schema())
 	// The side that is a DISTINCT of its key column.
-	keyRows := func(side sql.Node) (sql.Node, bool) {
+	keyRows := func(side sql.Node) (*plan.Project, bool) {
 		d, ok := skipChecks(side).(*plan.Distinct)
 		if !ok {
 			return nil, false
@@ -126,44 +126,38 @@ func semiJoinOf(p *plan.Project) sql.Node {
 		}
 		return pr, true
 	}
-	var stream, keys sql.Node
-	var streamKey sql.Expression
-	offset := 0
+	var stream sql.Node
+	var keys *plan.Project
+	// offset is where the streamed side's columns start in the join row,
+	// keyAt the key side's one column.
+	offset, keyAt := 0, nl
 	if kr, ok := keyRows(left); ok {
 		// Distinct side left: the right (hashed) side streams.
-		keys, stream, offset = kr, hl.Child, nl
+		keys, stream, offset, keyAt = kr, hl.Child, nl, 0
 	} else if kr, ok := keyRows(hl.Child); ok {
 		keys, stream = kr, left
 	} else {
 		return nil
 	}
 	ns := len(stream.Schema())
-	// One key column on each side of the join row.
+	// The condition equates the key side's column with one of the stream's.
 	inStream := func(g *expression.GetField) bool { return g.Index() >= offset && g.Index() < offset+ns }
+	var streamKey *expression.GetField
 	switch {
-	case inStream(a) && !inStream(b):
-		streamKey = a
-	case inStream(b) && !inStream(a):
+	case a.Index() == keyAt && inStream(b):
 		streamKey = b
+	case b.Index() == keyAt && inStream(a):
+		streamKey = a
 	default:
-		return nil
-	}
-	if offset == 0 {
-		// The key side is the right one: its key is column nl of the join row.
-		if k := otherKey(a, b, streamKey); k.Index() != nl {
-			return nil
-		}
-	} else if k := otherKey(a, b, streamKey); k.Index() != 0 {
 		return nil
 	}
 	projections, ok := shiftFields(p.Projections, offset, ns)
 	if !ok {
 		return nil
 	}
-	sk, _ := shiftFields([]sql.Expression{streamKey}, offset, ns)
 	// The set takes the key from the projection's input: no projected row.
-	kp := keys.(*plan.Project)
-	sj := &semiJoin{left: stream, right: &memoryChecked{UnaryNode: plan.UnaryNode{Child: kp.Child}}, key: sk[0], rightKey: kp.Projections[0]}
+	sj := &semiJoin{keyJoin{left: stream, right: &memoryChecked{UnaryNode: plan.UnaryNode{Child: keys.Child}},
+		leftKey: streamKey.WithIndex(streamKey.Index() - offset), rightKey: keys.Projections[0]}}
 	np, err := p.WithChildren(sj)
 	if err != nil {
 		return nil
@@ -173,13 +167,6 @@ func semiJoinOf(p *plan.Project) sql.Node {
 		return nil
 	}
 	return np2
-}
-
-func otherKey(a, b *expression.GetField, one sql.Expression) *expression.GetField {
-	if one == sql.Expression(a) {
-		return b
-	}
-	return a
 }
 
 // shiftFields returns es reading a row that starts at column offset of
@@ -213,57 +200,97 @@ func shiftFields(es []sql.Expression, offset, n int) ([]sql.Expression, bool) {
 	return out, true
 }
 
+// keyJoin is what RULE-99's and RULE-100's nodes share: two children
+// joined by an integer key of each.
+type keyJoin struct {
+	left, right       sql.Node
+	leftKey, rightKey sql.Expression // over the left and the right child's rows
+}
+
+func (k *keyJoin) Left() sql.Node   { return k.left }
+func (k *keyJoin) Right() sql.Node  { return k.right }
+func (k *keyJoin) IsReadOnly() bool { return true }
+func (k *keyJoin) Resolved() bool   { return k.left.Resolved() && k.right.Resolved() }
+func (k *keyJoin) Children() []sql.Node {
+	return []sql.Node{k.left, k.right}
+}
+func (k *keyJoin) Expressions() []sql.Expression { return []sql.Expression{k.leftKey, k.rightKey} }
+
+// with is k with children (when not nil) and keys (when not nil) replaced;
+// n names the node in the error.
+func (k keyJoin) with(n sql.Node, children []sql.Node, keys []sql.Expression) (keyJoin, error) {
+	if children != nil {
+		if len(children) != 2 {
+			return k, sql.ErrInvalidChildrenNumber.New(n, len(children), 2)
+		}
+		k.left, k.right = children[0], children[1]
+	}
+	if keys != nil {
+		if len(keys) != 2 {
+			return k, sql.ErrInvalidChildrenNumber.New(n, len(keys), 2)
+		}
+		k.leftKey, k.rightKey = keys[0], keys[1]
+	}
+	return k, nil
+}
+
 // semiJoin passes the rows of its left child whose key is among the
 // right child's one-column rows (RULE-99).
 type semiJoin struct {
-	left, right sql.Node
-	key         sql.Expression // over the left child's rows
-	rightKey    sql.Expression // over the right child's rows
+	keyJoin
 }
 
 var _ sql.ExecSourceRel = (*semiJoin)(nil)
 var _ sql.Expressioner = (*semiJoin)(nil)
 
-func (s *semiJoin) Left() sql.Node     { return s.left }
-func (s *semiJoin) Right() sql.Node    { return s.right }
 func (s *semiJoin) Schema() sql.Schema { return s.left.Schema() }
-func (s *semiJoin) IsReadOnly() bool   { return true }
-func (s *semiJoin) Resolved() bool     { return s.left.Resolved() && s.right.Resolved() }
-func (s *semiJoin) Children() []sql.Node {
-	return []sql.Node{s.left, s.right}
-}
-func (s *semiJoin) Expressions() []sql.Expression { return []sql.Expression{s.key, s.rightKey} }
 
 func (s *semiJoin) WithExpressions(es ...sql.Expression) (sql.Node, error) {
-	if len(es) != 2 {
-		return nil, sql.ErrInvalidChildrenNumber.New(s, len(es), 2)
+	k, err := s.with(s, nil, es)
+	if err != nil {
+		return nil, err
 	}
-	ns := *s
-	ns.key, ns.rightKey = es[0], es[1]
-	return &ns, nil
+	return &semiJoin{k}, nil
 }
 
 func (s *semiJoin) WithChildren(children ...sql.Node) (sql.Node, error) {
-	if len(children) != 2 {
-		return nil, sql.ErrInvalidChildrenNumber.New(s, len(children), 2)
+	k, err := s.with(s, children, nil)
+	if err != nil {
+		return nil, err
 	}
-	ns := *s
-	ns.left, ns.right = children[0], children[1]
-	return &ns, nil
+	return &semiJoin{k}, nil
 }
 
 func (s *semiJoin) String() string {
 	tp := sql.NewTreePrinter()
 	_ = tp.WriteNode("SemiJoin(key set)")
-	_ = tp.WriteChildren(fmt.Sprintf("keys: %s in %s", s.key, s.rightKey), s.Left().String(), s.Right().String())
+	_ = tp.WriteChildren(fmt.Sprintf("keys: %s in %s", s.leftKey, s.rightKey), s.Left().String(), s.Right().String())
 	return tp.String()
 }
 
 func (s *semiJoin) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) {
-	keys, err := Exec.Build(ctx, s.Right(), row)
+	set, err := s.keySet(ctx, row)
 	if err != nil {
 		return nil, err
 	}
+	rows, err := Exec.Build(ctx, s.Left(), row)
+	if err != nil {
+		return nil, err
+	}
+	return &semiJoinIter{rows: rows, key: s.leftKey, set: set}, nil
+}
+
+// keySet reads the right child's keys into a frozen set.
+func (s *semiJoin) keySet(ctx *sql.Context, row sql.Row) (_ intSet, err error) {
+	keys, err := Exec.Build(ctx, s.Right(), row)
+	if err != nil {
+		return intSet{}, err
+	}
+	defer func() {
+		if cerr := keys.Close(ctx); err == nil {
+			err = cerr
+		}
+	}()
 	set := intSet{compactAt: compactFloor}
 	for {
 		r, err := keys.Next(ctx)
@@ -271,28 +298,18 @@ func (s *semiJoin) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) {
 			break
 		}
 		if err != nil {
-			keys.Close(ctx)
-			return nil, err
+			return intSet{}, err
 		}
 		v, err := s.rightKey.Eval(ctx, r)
 		if err != nil {
-			keys.Close(ctx)
-			return nil, err
+			return intSet{}, err
 		}
 		if err := set.add(v); err != nil {
-			keys.Close(ctx)
-			return nil, err
+			return intSet{}, err
 		}
 	}
-	if err := keys.Close(ctx); err != nil {
-		return nil, err
-	}
 	set.freeze()
-	rows, err := Exec.Build(ctx, s.Left(), row)
-	if err != nil {
-		return nil, err
-	}
-	return &semiJoinIter{rows: rows, key: s.key, set: set}, nil
+	return set, nil
 }
 
 type semiJoinIter struct {
@@ -517,7 +534,7 @@ func antiJoinOf(f *plan.Filter) sql.Node {
 		return nil
 	}
 	rkey := rk.WithIndex(rk.Index() - nl)
-	aj := &antiMergeJoin{left: j.Left(), right: j.Right(), leftKey: lk, rightKey: rkey, schema: j.Schema()}
+	aj := &antiMergeJoin{keyJoin{left: j.Left(), right: j.Right(), leftKey: lk, rightKey: rkey}, j.Schema()}
 	nf, err := f.WithChildren(aj)
 	if err != nil {
 		return nil
@@ -529,42 +546,29 @@ func antiJoinOf(f *plan.Filter) sql.Node {
 // child matches by key, each followed by NULLs for the right child's
 // columns (RULE-100). Both children come ascending by key.
 type antiMergeJoin struct {
-	left, right       sql.Node
-	leftKey, rightKey sql.Expression // over the left and the right child's rows
-	schema            sql.Schema     // the left join's
+	keyJoin
+	schema sql.Schema // the left join's
 }
 
 var _ sql.ExecSourceRel = (*antiMergeJoin)(nil)
 var _ sql.Expressioner = (*antiMergeJoin)(nil)
 
-func (a *antiMergeJoin) Left() sql.Node     { return a.left }
-func (a *antiMergeJoin) Right() sql.Node    { return a.right }
 func (a *antiMergeJoin) Schema() sql.Schema { return a.schema }
-func (a *antiMergeJoin) IsReadOnly() bool   { return true }
-func (a *antiMergeJoin) Resolved() bool     { return a.left.Resolved() && a.right.Resolved() }
-func (a *antiMergeJoin) Children() []sql.Node {
-	return []sql.Node{a.left, a.right}
-}
-func (a *antiMergeJoin) Expressions() []sql.Expression {
-	return []sql.Expression{a.leftKey, a.rightKey}
-}
 
 func (a *antiMergeJoin) WithExpressions(es ...sql.Expression) (sql.Node, error) {
-	if len(es) != 2 {
-		return nil, sql.ErrInvalidChildrenNumber.New(a, len(es), 2)
+	k, err := a.with(a, nil, es)
+	if err != nil {
+		return nil, err
 	}
-	na := *a
-	na.leftKey, na.rightKey = es[0], es[1]
-	return &na, nil
+	return &antiMergeJoin{k, a.schema}, nil
 }
 
 func (a *antiMergeJoin) WithChildren(children ...sql.Node) (sql.Node, error) {
-	if len(children) != 2 {
-		return nil, sql.ErrInvalidChildrenNumber.New(a, len(children), 2)
+	k, err := a.with(a, children, nil)
+	if err != nil {
+		return nil, err
 	}
-	na := *a
-	na.left, na.right = children[0], children[1]
-	return &na, nil
+	return &antiMergeJoin{k, a.schema}, nil
 }
 
 func (a *antiMergeJoin) String() string {

@@ -406,7 +406,8 @@ func triggerDatabase(ctx *sql.Context, n sql.Node) string {
 				db = x.Database()
 				break
 			}
-			// A DELETE without WHERE: its target names the database.
+			// A DELETE whose first source names no database (its
+			// Database() looks there only): its targets name it.
 			for _, t := range x.GetDeleteTargets() {
 				transform.Inspect(t, func(n sql.Node) bool {
 					if r, ok := n.(*plan.ResolvedTable); ok && r.SqlDatabase != nil && r.SqlDatabase.Name() != "" {

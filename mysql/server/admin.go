@@ -99,7 +99,7 @@ func (h *errorHandler) admin(goctx context.Context, c *mysql.Conn, query string)
 			// files the statistics under it, whatever the table's: the
 			// table's database is current while it runs (`ANALYZE TABLE
 			// db.t` without USE failed "no database selected").
-			err := h.analyzeIn(s, db, func() error {
+			err := inDatabase(s, db, func() error {
 				return h.Handler.ComQuery(goctx, c, "ANALYZE TABLE "+quoteIdent(db)+"."+quoteIdent(n[1]), func(r *sqltypes.Result, _ bool) error {
 					if len(r.Rows) > 0 && len(r.Rows[0]) == 4 {
 						typ, text = r.Rows[0][2].ToString(), r.Rows[0][3].ToString()
@@ -131,9 +131,9 @@ func (h *errorHandler) admin(goctx context.Context, c *mysql.Conn, query string)
 	return res, true, nil
 }
 
-// analyzeIn runs fn with db as s's current database, restored after,
+// inDatabase runs fn with db as s's current database, restored after,
 // even if fn panics.
-func (h *errorHandler) analyzeIn(s *backend.Session, db string, fn func() error) error {
+func inDatabase(s *backend.Session, db string, fn func() error) error {
 	cur := s.GetCurrentDatabase()
 	s.SetCurrentDatabase(db)
 	defer s.SetCurrentDatabase(cur)
