@@ -2,8 +2,8 @@
 // orders/customers/products data set of about a million rows, generated
 // deterministically, loaded into every server given, then a fixed list of
 // application queries (joins, lookups through secondary indexes, GROUP BY
-// reports, derived tables, a trigger-maintained table) timed on each
-// server in turn. Every query's rows must be identical on every server;
+// reports, derived tables, a trigger-maintained table) timed on the
+// servers alternately, after one untimed run each. Every query's rows must be identical on every server;
 // a difference fails the run.
 //
 //	go run ./bench/queries --dsn mariadb=root@tcp(127.0.0.1:3307)/ --dsn strata=root@tcp(127.0.0.1:3308)/
@@ -99,24 +99,34 @@ func main() {
 		if *only != "" && !slices.ContainsFunc(strings.Split(*only, ","), func(o string) bool { return strings.Contains(q.name, o) }) {
 			continue
 		}
-		var ref string
+		// One untimed run each (pages and plans warm), then the timed runs
+		// alternate between the servers, each round starting with the next
+		// one: a machine whose speed drifts over a query's runs drifts for
+		// all of them alike.
+		outs := make([]string, len(servers))
+		ds := make([][]float64, len(servers))
+		for i, s := range servers {
+			outs[i] = q.run(s)
+		}
+		for r := 0; r < *runs; r++ {
+			for k := range servers {
+				i := (r + k) % len(servers)
+				t0 := time.Now()
+				out := q.run(servers[i])
+				ds[i] = append(ds[i], time.Since(t0).Seconds())
+				if out != outs[0] {
+					outs[i] = out // every run's rows must be the reference's
+				}
+			}
+		}
 		times := make([]float64, len(servers))
 		for i, s := range servers {
-			var ds []float64
-			var out string
-			for r := 0; r < *runs; r++ {
-				t0 := time.Now()
-				out = q.run(s)
-				ds = append(ds, time.Since(t0).Seconds())
-			}
-			sort.Float64s(ds)
-			times[i] = ds[len(ds)/2]
-			if i == 0 {
-				ref = out
-			} else if out != ref {
+			sort.Float64s(ds[i])
+			times[i] = ds[i][len(ds[i])/2]
+			if i > 0 && outs[i] != outs[0] {
 				failed = true
 				fmt.Fprintf(os.Stderr, "%s: %s differs from %s:\n%s: %.400s\n%s: %.400s\n", q.name, s.name, servers[0].name,
-					servers[0].name, ref, s.name, out)
+					servers[0].name, outs[0], s.name, outs[i])
 			}
 		}
 		fmt.Printf("| %s |", q.name)

@@ -115,6 +115,8 @@ func (overrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIter, 
 		return lookupRows(ctx, x, row)
 	case *plan.HashLookup: // RULE-87
 		return hashedRows(ctx, x, row)
+	case *plan.JoinNode: // RULE-102
+		return newJoinRows(ctx, x, row)
 	case *plan.Filter: // RULE-95's deferred checks take their values as the filter runs
 		bindDeferred(ctx, x)
 		return nil, nil

@@ -142,18 +142,28 @@ func keyFits(ctx *sql.Context, v any, t sql.Type) bool {
 // row), same rows, same choice for joins that must see a NULL from a
 // non-empty table.
 func hashedRows(ctx *sql.Context, n *plan.HashLookup, row sql.Row) (sql.RowIter, error) {
+	it, rows, err := probeHash(ctx, n, row)
+	if it != nil || err != nil {
+		return it, err
+	}
+	return &sharedRows{rows: rows}, nil
+}
+
+// probeHash is RULE-87's probe of n by row: the bucket's rows, or on the
+// first probe the iterator that builds the table.
+func probeHash(ctx *sql.Context, n *plan.HashLookup, row sql.Row) (sql.RowIter, []sql.Row, error) {
 	n.Mutex.Lock()
 	defer n.Mutex.Unlock()
 	if n.Lookup == nil { // the first probe builds the table (RULE-93's keys)
 		child, err := Exec.Build(ctx, n.Child, row)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return &hashBuilder{n: n, child: child, lookup: map[any][]sql.Row{}}, nil
+		return &hashBuilder{n: n, child: child, lookup: map[any][]sql.Row{}}, nil, nil
 	}
 	key, err := exactHashKey(ctx, n, n.LeftProbeKey, row, false)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rows := (*n.Lookup)[key]
 	if len(rows) == 0 && n.JoinType.IsExcludeNulls() {
@@ -166,7 +176,7 @@ func hashedRows(ctx *sql.Context, n *plan.HashLookup, row sql.Row) (sql.RowIter,
 			}
 		}
 	}
-	return &sharedRows{rows: rows}, nil
+	return nil, rows, nil
 }
 
 // RULE-93 A hash join's table (plan.HashLookup) is keyed by values that

@@ -450,6 +450,11 @@
 // match has NULL runs as a merge anti-join of integer keys
 // (semijoins.go).
 //
+// RULE-102 Inner and left outer joins whose right side is an index
+// lookup (RULE-86) or a hash probe (RULE-87) run through strata's join
+// iterator: go-mysql-server's rows, order and NULL handling, without its
+// per-row copies, builder dispatch and iterator objects (joinrows.go).
+//
 // RULE-85 A session's top-level INSERT, UPDATE or DELETE of one table
 // reuses the trigger executors go-mysql-server's applyTriggers made for
 // the same key while the tables they read stand (triggercache.go; it
