@@ -599,7 +599,11 @@ func (tb *Table) Partitions(ctx *sql.Context) (sql.PartitionIter, error) {
 
 // PartitionRows implements sql.Table.
 func (tb *Table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, error) {
-	part := p.(*partition)
+	return tb.partitionRows(ctx, p.(*partition), nil)
+}
+
+// partitionRows is PartitionRows into ri (nil: a new one).
+func (tb *Table) partitionRows(ctx *sql.Context, part *partition, ri *rowIter) (sql.RowIter, error) {
 	s, err := sessionOf(ctx)
 	if err != nil {
 		return nil, err
@@ -617,7 +621,10 @@ func (tb *Table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, 
 	} else {
 		tx.SetInterrupt(ctx.Done()) // KILL QUERY ends a lock wait (1317)
 	}
-	ri := &rowIter{tb: tb, t: tb.t, s: s, tx: tx, part: part, locking: locking, arena: &s.arena}
+	if ri == nil {
+		ri = new(rowIter)
+	}
+	*ri = rowIter{tb: tb, t: tb.t, s: s, tx: tx, part: part, locking: locking, arena: &s.arena}
 	if part.filter != nil {
 		ri.need = ri.needed()
 		return ri, nil
@@ -726,7 +733,10 @@ func (tb *Table) LookupEqualRows(ctx *sql.Context, index sql.Index, vals []any) 
 	if len(vals) == 0 || len(vals) > len(cols) {
 		return nil, false, nil
 	}
-	var prefix []byte
+	// One allocation for the lookup: its iterator, partition, range and
+	// key bytes (a lookup join makes one per outer row).
+	l := &equalLookup{}
+	prefix := l.key[:0]
 	for i, v := range vals {
 		c := tb.t.cols[cols[i]]
 		if v == nil || c.kind != kInt && c.kind != kUint || i < len(cut) && cut[i] != 0 {
@@ -741,11 +751,32 @@ func (tb *Table) LookupEqualRows(ctx *sql.Context, index sql.Index, vals []any) 
 		}
 		prefix = k
 	}
-	part := &partition{ix: idx.ix, ranges: []keyRange{{lo: prefix, hi: prefixEnd(prefix),
-		point: idx.ix == nil && len(vals) == len(cols)}}}
+	end := append(prefix[len(prefix):len(prefix)], prefix...) // after prefix in l.key while it fits
+	for i := len(end) - 1; i >= 0; i-- {
+		if end[i] != 0xFF {
+			end[i]++
+			end = end[:i+1]
+			break
+		}
+		if i == 0 {
+			end = nil // all 0xFF: no end
+		}
+	}
+	// Both capped: nothing appended to one may write into the other.
+	l.r[0] = keyRange{lo: prefix[:len(prefix):len(prefix)], hi: end[:len(end):len(end)], point: idx.ix == nil && len(vals) == len(cols)}
+	l.part = partition{ix: idx.ix, ranges: l.r[:]}
 	tb.t.db.b.lookupRows.Add(1)
-	it, err := tb.PartitionRows(ctx, part)
+	it, err := tb.partitionRows(ctx, &l.part, &l.ri)
 	return it, true, err
+}
+
+// equalLookup is what LookupEqualRows allocates: an integer key is 9
+// bytes, so key holds the prefix and its end for up to three columns.
+type equalLookup struct {
+	ri   rowIter
+	part partition
+	r    [1]keyRange
+	key  [56]byte
 }
 
 // sameIntegerSign reports v a Go integer of kind k's sign (canonical

@@ -108,11 +108,11 @@ func (overrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIter, 
 		}
 	case *plan.TableAlias: // RULE-86
 		if ita, ok := x.Child.(*plan.IndexedTableAccess); ok {
-			return lookupRows(ctx, ita, row)
+			return lookupRows(ctx, ita, row, nil)
 		}
 		return nil, nil
 	case *plan.IndexedTableAccess: // RULE-86
-		return lookupRows(ctx, x, row)
+		return lookupRows(ctx, x, row, nil)
 	case *plan.HashLookup: // RULE-87
 		return hashedRows(ctx, x, row)
 	case *plan.JoinNode: // RULE-102

@@ -88,8 +88,9 @@ func rightProbe(right sql.Node) func(ctx *sql.Context, row sql.Row) (sql.RowIter
 	if ita == nil {
 		return nil
 	}
+	var keys []any // the lookup's key values, reused per left row
 	return func(ctx *sql.Context, row sql.Row) (sql.RowIter, []sql.Row, error) {
-		it, err := lookupRows(ctx, ita, row)
+		it, err := lookupRows(ctx, ita, row, &keys)
 		if it == nil && err == nil {
 			it, err = Exec.Build(ctx, right, row) // go-mysql-server's lookup
 		}

@@ -33,8 +33,9 @@ type equalLookuper interface {
 }
 
 // lookupRows is RULE-86's iterator for ita under the outer row; nil, nil
-// when go-mysql-server must build it.
-func lookupRows(ctx *sql.Context, ita *plan.IndexedTableAccess, row sql.Row) (sql.RowIter, error) {
+// when go-mysql-server must build it. scratch, when not nil, holds the
+// key values between calls (the backend keeps none of them).
+func lookupRows(ctx *sql.Context, ita *plan.IndexedTableAccess, row sql.Row, scratch *[]any) (sql.RowIter, error) {
 	lr, ok := ita.Table.(lookupRower)
 	if !ok {
 		return nil, nil
@@ -45,7 +46,15 @@ func lookupRows(ctx *sql.Context, ita *plan.IndexedTableAccess, row sql.Row) (sq
 	if eq, ok := ita.Table.(equalLookuper); ok && !ita.IsStatic() && !slices.Contains(ita.NullMask(), true) {
 		// An equality of integer keys: the backend encodes them itself.
 		keys := ita.Expressions()
-		vals := make([]any, len(keys))
+		var vals []any
+		if scratch != nil && cap(*scratch) >= len(keys) {
+			vals = (*scratch)[:len(keys)]
+		} else {
+			vals = make([]any, len(keys))
+			if scratch != nil {
+				*scratch = vals
+			}
+		}
 		for i, e := range keys {
 			v, err := e.Eval(ctx, row)
 			if err != nil {
