@@ -132,7 +132,7 @@ func cellSize(key, val []byte) int { return 4 + len(key) + len(val) }
 // where key should sit if the keys were spread evenly between the first
 // and the last (8 bytes after their common prefix, as a number), then in steps
 // doubling away from that probe until key is bracketed (at most
-// searchGallop steps), then by halving what remains: on keys as dense as
+// searchGallop slots away), then by halving what remains: on keys as dense as
 // a table's integer ids the answer is found in three or four probes near
 // each other where halving takes eight to ten, each a read of a slot and
 // of a cell elsewhere in the page. Every probe narrows [lo, hi) as
@@ -186,8 +186,11 @@ func (n node) search(key []byte) (int, bool) {
 // keys (digits, names) seldom do, and a bad guess costs probes.
 const searchWidth = 16
 
-// searchGallop bounds the distance of BT-10's last doubling step.
-const searchGallop = 16
+// searchGallop bounds the distance of BT-10's last doubling step: a
+// guess that far off (keys of fixed width that do not spread evenly as
+// numbers, such as zero-padded decimal text) costs few probes before the
+// halving.
+const searchGallop = 4
 
 // searchLinear is the number of slots below which search only halves.
 const searchLinear = 16
