@@ -255,6 +255,35 @@ func sameRows(st, ma *sql.DB, q string) string {
 	return rowsDiff(q, got, gerr, want, werr)
 }
 
+// sameRowsAll reports, as one test error, the queries of qs whose rows
+// differ between strata and MariaDB (the first 20 of them).
+func sameRowsAll(t *testing.T, st, ma *sql.DB, qs []string) {
+	t.Helper()
+	var diffs []string
+	for _, q := range qs {
+		if d := sameRows(st, ma, q); d != "" {
+			diffs = append(diffs, d)
+		}
+	}
+	if len(diffs) > 0 {
+		t.Errorf("%d of %d queries differ from MariaDB:\n%s", len(diffs), len(qs), strings.Join(diffs[:min(len(diffs), 20)], "\n"))
+	}
+}
+
+// plansOf is strata's EXPLAIN FORMAT=TREE of each query of qs.
+func plansOf(t *testing.T, st *sql.DB, qs []string) []string {
+	t.Helper()
+	plans := make([]string, len(qs))
+	for i, q := range qs {
+		plan, err := predRows(st, "EXPLAIN FORMAT=TREE "+q)
+		if err != nil {
+			t.Fatalf("EXPLAIN %s: %v", q, err)
+		}
+		plans[i] = plan
+	}
+	return plans
+}
+
 // rowsDiff describes how strata's answer to q (rows got, error gerr)
 // differs from MariaDB's (want, werr), or is "" when both give the same
 // rows or both fail.
