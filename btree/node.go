@@ -169,6 +169,13 @@ func (n node) search(key []byte) (int, bool) {
 			}
 		}
 	}
+	lo = n.halve(key, lo, hi)
+	return lo, lo < n.nslots() && bytes.Equal(n.key(lo), key)
+}
+
+// halve is the first slot in [lo, hi) whose key is >= key (hi if none),
+// by binary search.
+func (n node) halve(key []byte, lo, hi int) int {
 	for lo < hi {
 		m := (lo + hi) / 2
 		if bytes.Compare(n.key(m), key) < 0 {
@@ -177,7 +184,7 @@ func (n node) search(key []byte) (int, bool) {
 			hi = m
 		}
 	}
-	return lo, lo < n.nslots() && bytes.Equal(n.key(lo), key)
+	return lo
 }
 
 // searchWidth is the longest key BT-10 guesses for; the node's first and

@@ -132,16 +132,7 @@ func BenchmarkSearch(b *testing.B) {
 		b.Run(name+"-halving", func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				n, k := nodes[(i*131)%len(nodes)], keys[(i*7919)%len(keys)]
-				lo, hi := 0, n.nslots()
-				for lo < hi {
-					m := (lo + hi) / 2
-					if bytes.Compare(n.key(m), k) < 0 {
-						lo = m + 1
-					} else {
-						hi = m
-					}
-				}
-				if !bytes.Equal(n.key(lo), k) {
+				if lo := n.halve(k, 0, n.nslots()); !bytes.Equal(n.key(lo), k) {
 					b.Fatal("missing key")
 				}
 			}

@@ -667,8 +667,12 @@ func (c *colCodec) typedUint(x uint64) any { return (*valueArena)(nil).typedUint
 
 // prefixEnd returns the smallest key above every key starting with p, or
 // nil if there is none.
-func prefixEnd(p []byte) []byte {
-	e := append([]byte{}, p...)
+func prefixEnd(p []byte) []byte { return prefixEndIn([]byte{}, p) }
+
+// prefixEndIn is prefixEnd built in buf's storage (from buf[:0]) while
+// it fits.
+func prefixEndIn(buf, p []byte) []byte {
+	e := append(buf[:0], p...)
 	for i := len(e) - 1; i >= 0; i-- {
 		if e[i] != 0xFF {
 			e[i]++

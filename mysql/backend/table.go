@@ -751,17 +751,7 @@ func (tb *Table) LookupEqualRows(ctx *sql.Context, index sql.Index, vals []any) 
 		}
 		prefix = k
 	}
-	end := append(prefix[len(prefix):len(prefix)], prefix...) // after prefix in l.key while it fits
-	for i := len(end) - 1; i >= 0; i-- {
-		if end[i] != 0xFF {
-			end[i]++
-			end = end[:i+1]
-			break
-		}
-		if i == 0 {
-			end = nil // all 0xFF: no end
-		}
-	}
+	end := prefixEndIn(prefix[len(prefix):], prefix) // after prefix in l.key while it fits
 	// Both capped: nothing appended to one may write into the other.
 	l.r[0] = keyRange{lo: prefix[:len(prefix):len(prefix)], hi: end[:len(end):len(end)], point: idx.ix == nil && len(vals) == len(cols)}
 	l.part = partition{ix: idx.ix, ranges: l.r[:]}
