@@ -21,6 +21,8 @@
 //	EN-5 Checkpoints are fuzzy: the checkpoint LSN is the smallest recLSN
 //	     of any dirty page, or the log end read while no mini-transaction
 //	     runs; log space is reclaimed by flushing the oldest pages first.
+//	     The data volume is synced before a checkpoint is written (pages
+//	     written in atomic mode are durable only then, PS-4).
 //	EN-6 A transaction's memory (its write set and row locks, counted with
 //	     their per-entry overhead) is bounded by MaxTxnMemory: the change or
 //	     lock that would pass it fails with ErrTxnTooLarge (MySQL 1206), as
@@ -361,6 +363,9 @@ func (db *DB) open(kernelAtomic bool) error {
 		return fmt.Errorf("recovery: %w", err)
 	}
 	if err := db.pool.FlushAll(); err != nil {
+		return fmt.Errorf("recovery flush: %w", err)
+	}
+	if err := db.store.Sync(); err != nil { // PS-4
 		return fmt.Errorf("recovery flush: %w", err)
 	}
 	if err := db.log.SetCheckpoint(end); err != nil {
@@ -961,6 +966,11 @@ func (db *DB) setCheckpoint() error {
 	}
 	if ckpt <= db.log.Checkpoint() {
 		return nil // nothing to reclaim: spare the header write and its fsync
+	}
+	// Pages written before MinRecLSN was read are durable only after this
+	// sync in atomic mode (PS-4); the log may forget their changes after it.
+	if err := db.store.Sync(); err != nil {
+		return err
 	}
 	return db.log.SetCheckpoint(ckpt)
 }

@@ -96,3 +96,85 @@ func TestAtomicModeRefusedWithoutGuarantee(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestAtomicBatchesDurableAtSync: in atomic mode a batch is readable at once
+// but durable only after Sync (PS-4): a crash before it may keep the old
+// page whole, never a torn one; after it, the new page survives every crash.
+// Sync with nothing written issues no volume sync, and a failed sync fails
+// every later write and sync (PS-5).
+func TestAtomicBatchesDurableAtSync(t *testing.T) {
+	id := FirstDataPage + 3
+	lostSome := false
+	for seed := int64(0); seed < 50; seed++ {
+		mem := volume.NewMem("d", volume.MemOptions{AtomicWriteUnit: page.Size})
+		s, err := New(mem, Atomic, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.WriteBatch([][]byte{img(id, 10, 1)}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Sync(); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.WriteBatch([][]byte{img(id, 20, 2)}); err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Stats().Syncs; got != 1 {
+			t.Fatalf("atomic batches issued %d syncs, want 1 (the explicit one)", got)
+		}
+		buf := volume.AlignedBuffer(page.Size)
+		if err := s.Read(id, buf); err != nil || page.LSNOf(buf) != 20 {
+			t.Fatalf("read after write: lsn %d, %v", page.LSNOf(buf), err)
+		}
+		crashed := mem.Crash(rand.New(rand.NewSource(seed)), true)
+		c, _ := New(crashed, Atomic, false)
+		if err := c.Read(id, buf); err != nil {
+			t.Fatalf("seed %d: page after crash: %v", seed, err)
+		}
+		switch page.LSNOf(buf) {
+		case 10:
+			lostSome = true
+		case 20:
+		default:
+			t.Fatalf("seed %d: page lsn %d after crash", seed, page.LSNOf(buf))
+		}
+
+		mem2 := volume.NewMem("d", volume.MemOptions{AtomicWriteUnit: page.Size})
+		s2, _ := New(mem2, Atomic, false)
+		if err := s2.WriteBatch([][]byte{img(id, 30, 3)}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s2.Sync(); err != nil {
+			t.Fatal(err)
+		}
+		c2, _ := New(mem2.Crash(rand.New(rand.NewSource(seed)), true), Atomic, false)
+		if err := c2.Read(id, buf); err != nil || page.LSNOf(buf) != 30 {
+			t.Fatalf("seed %d: synced page after crash: lsn %d, %v", seed, page.LSNOf(buf), err)
+		}
+	}
+	if !lostSome {
+		t.Fatal("no crash dropped an unsynced write: the test does not test PS-4")
+	}
+
+	mem := volume.NewMem("d", volume.MemOptions{AtomicWriteUnit: page.Size})
+	f := volume.NewFaulty(mem)
+	s, _ := New(f, Atomic, false)
+	if err := s.Sync(); err != nil || s.Stats().Syncs != 0 {
+		t.Fatalf("sync with nothing written: %v, %d volume syncs", err, s.Stats().Syncs)
+	}
+	if err := s.WriteBatch([][]byte{img(id, 10, 1)}); err != nil {
+		t.Fatal(err)
+	}
+	f.FailFrom(f.Ops(), volume.OpSync)
+	if err := s.Sync(); err == nil {
+		t.Fatal("sync on a failing volume succeeded")
+	}
+	f.Reset()
+	if err := s.WriteBatch([][]byte{img(id, 20, 2)}); err == nil {
+		t.Fatal("write after a failed sync succeeded (PS-5)")
+	}
+	if err := s.Sync(); err == nil {
+		t.Fatal("sync after a failed sync succeeded (PS-5)")
+	}
+}
