@@ -190,7 +190,7 @@ func New(store *pagestore.Store, src PageSource, log LogSyncer, opts Options) (*
 		return nil, fmt.Errorf("buffer pool of %d bytes is below the minimum of %d pages", opts.Bytes, minFrames)
 	}
 	if opts.MaxDirtyPct <= 0 || opts.MaxDirtyPct > 90 {
-		opts.MaxDirtyPct = 50
+		opts.MaxDirtyPct = 80 // the engine's default, iogov.DefaultMaxDirtyPct
 	}
 	if src == nil {
 		src = store

@@ -41,6 +41,7 @@ func (db *DB) pageCleaner() {
 		dt := now.Sub(last).Seconds()
 		last = now
 		plan := db.gov.Update(db.ioSample(now))
+		db.sampleLogBudget(now)
 		// Pages owed carry over a refused tick, but never more than two
 		// ticks' worth (of the nominal tick: a tick that ran long must not
 		// make the next one owe more, and so run longer still).

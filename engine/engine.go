@@ -222,6 +222,7 @@ type DB struct {
 	dirLocks []*volume.DirLock // EN-7
 	versions *mvcc.Store       // EN-8
 	logVol   *volume.Metered
+	budget   *logBudget // WAL-7
 	dataVol  *volume.Metered
 	members  []*volume.Metered // each data volume of a stripe (or the one)
 	gov      *iogov.Governor
@@ -306,7 +307,9 @@ func (db *DB) open(kernelAtomic bool) error {
 	if db.store, err = pagestore.New(db.dataVol, mode, kernelAtomic && mode == pagestore.Atomic); err != nil {
 		return err
 	}
-	if db.log, err = wal.Open(db.logVol, wal.Options{Capacity: db.opts.LogCapacity, MaxCommitDelay: db.opts.MaxCommitDelay}); err != nil {
+	db.budget = newLogBudget(&db.opts, db.opts.ioCapacity(mode))
+	if db.log, err = wal.Open(db.logVol, wal.Options{Capacity: db.opts.LogCapacity, MaxCommitDelay: db.opts.MaxCommitDelay,
+		Busy: db.budget.Busy}); err != nil {
 		return err
 	}
 	if db.opts.MaxTxnMemory == 0 { // EN-6's default: the log's capacity, which is fixed at its creation

@@ -77,7 +77,7 @@ type Options struct {
 	// LockWaitTimeout bounds a row-lock wait (default 50 s, as InnoDB).
 	LockWaitTimeout time.Duration
 	// MaxDirtyPct is the dirty-page ratio at which background flushing
-	// runs at its full rate (default 50).
+	// runs at its full rate (default iogov.DefaultMaxDirtyPct, 80).
 	MaxDirtyPct int
 	// IOLimiter paces background page writes (package iogov): "auto"
 	// (default), "off" (flush in bursts, as before the page cleaner) or a
@@ -100,6 +100,9 @@ const (
 )
 
 func (o *Options) fill() {
+	if o.MaxDirtyPct == 0 {
+		o.MaxDirtyPct = iogov.DefaultMaxDirtyPct
+	}
 	if o.BufferPoolBytes == 0 {
 		o.BufferPoolBytes = defaultPool
 	}
@@ -245,7 +248,7 @@ func (o *Options) validate() error {
 		return err
 	}
 	if o.MaxDirtyPct < 0 || o.MaxDirtyPct > 90 {
-		return fmt.Errorf("engine: max dirty pages %d%% outside 0..90 (0: default 50)", o.MaxDirtyPct)
+		return fmt.Errorf("engine: max dirty pages %d%% outside 0..90 (0: default %d)", o.MaxDirtyPct, iogov.DefaultMaxDirtyPct)
 	}
 	if o.IOCapacity < 0 {
 		return fmt.Errorf("engine: negative I/O capacity %d", o.IOCapacity)

@@ -124,9 +124,17 @@ type Config struct {
 	// DefaultMaxRate).
 	MaxRate float64
 	// MaxDirtyPct is the dirty-page ratio at which the target reaches the
-	// full limit (default 50).
+	// full limit (default DefaultMaxDirtyPct).
 	MaxDirtyPct int
 }
+
+// DefaultMaxDirtyPct is Config.MaxDirtyPct when none is set. 80, not 50:
+// in a pool a few times smaller than the data, a page written early is
+// dirtied again before it is evicted; on 8 x 150k rows with a 64M pool,
+// 80 wrote 2.9 pages per oltp_read_write transaction against 3.8 at 50
+// (+6.6% TPS on the 3,000-IOPS volume) and 2.3 against 2.5 in write_only
+// (+4.6%). InnoDB's innodb_max_dirty_pages_pct is 90.
+const DefaultMaxDirtyPct = 80
 
 // Sample is what the page cleaner observes each tick; counters are
 // cumulative.
@@ -188,7 +196,7 @@ func New(cfg Config) *Governor {
 		cfg.MaxRate = DefaultMaxRate
 	}
 	if cfg.MaxDirtyPct <= 0 || cfg.MaxDirtyPct > 90 {
-		cfg.MaxDirtyPct = 50
+		cfg.MaxDirtyPct = DefaultMaxDirtyPct
 	}
 	limit := cfg.MaxRate / 2
 	switch cfg.Mode {

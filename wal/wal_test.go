@@ -349,3 +349,57 @@ func TestCommitDelayGathersCommits(t *testing.T) {
 		t.Fatalf("a lone committer's groups were waited for %d times", d)
 	}
 }
+
+// TestBusyVolumeGathersSparseCommits: committers too sparse for WAL-6's wait
+// (a short sync) share syncs when the volume reports itself short of IOPS
+// (WAL-7); a lone committer on such a volume stops waiting once its waits
+// gather nothing.
+func TestBusyVolumeGathersSparseCommits(t *testing.T) {
+	run := func(busy bool, committers, each int) (syncs, appends, delayed int64) {
+		vol := &slowSync{Volume: volume.NewMem("log", volume.MemOptions{}), d: 200 * time.Microsecond}
+		l, err := Open(vol, Options{Capacity: 16 << 20, MaxCommitDelay: time.Millisecond, Busy: func() bool { return busy }})
+		must(t, err)
+		end, err := l.Replay(func(page.LSN, byte, []byte) error { return nil })
+		must(t, err)
+		must(t, l.SetCheckpoint(end))
+		var wg sync.WaitGroup
+		errs := make(chan error, committers)
+		for c := 0; c < committers; c++ {
+			wg.Add(1)
+			go func(c int) {
+				defer wg.Done()
+				for i := 0; i < each; i++ {
+					if committers > 1 {
+						time.Sleep(time.Duration(4000+(c*977+i*331)%4000) * time.Microsecond)
+					}
+					_, end, err := l.Append(1, payload(i))
+					if err == nil {
+						err = l.WaitDurable(end)
+					}
+					if err != nil {
+						errs <- err
+						return
+					}
+				}
+			}(c)
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatal(err)
+		}
+		st := l.Stats()
+		must(t, l.Close())
+		return st.Syncs, st.Appends, st.DelayedGroups
+	}
+	s0, a0, _ := run(false, 8, 60)
+	s1, a1, d1 := run(true, 8, 60)
+	r0, r1 := float64(s0)/float64(a0), float64(s1)/float64(a1)
+	t.Logf("8 sparse committers: %.2f syncs per commit on an idle volume, %.2f on a busy one (%d groups waited for)", r0, r1, d1)
+	if d1 == 0 || r1 > 0.8*r0 {
+		t.Fatalf("a busy volume did not gather sparse commits: %.2f syncs per commit, %.2f when idle, %d groups waited for", r1, r0, d1)
+	}
+	if _, _, d := run(true, 1, 200); d > 40 {
+		t.Fatalf("a lone committer on a busy volume waited for %d of 200 groups", d)
+	}
+}

@@ -1,0 +1,80 @@
+package engine
+
+import (
+	"os"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"strata/iogov"
+)
+
+// logBudget tells the redo log whether its volume is short of IOPS (WAL-7):
+// the write I/Os (writes and syncs) of the log's volume, plus the data
+// volume's when both live on one device, over the last sample, against the
+// volume's write capacity (--io-capacity, the emulated profile, or
+// iogov.DefaultMaxRate). Short means at least half of it in use.
+type logBudget struct {
+	capacity float64
+	shared   bool // the log and the data volume are on one device
+	busy     atomic.Bool
+	last     time.Time
+	lastIOs  int64
+}
+
+func newLogBudget(o *Options, capacity float64) *logBudget {
+	if capacity <= 0 {
+		capacity = iogov.DefaultMaxRate
+	}
+	b := &logBudget{capacity: capacity}
+	if len(o.DataDirs) > 0 {
+		b.shared = sameDevice(o.LogDir, o.DataDirs...)
+	}
+	return b
+}
+
+// sameDevice reports whether dir sits on the device of any of others.
+func sameDevice(dir string, others ...string) bool {
+	dev := func(p string) (uint64, bool) {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return 0, false
+		}
+		st, ok := fi.Sys().(*syscall.Stat_t)
+		if !ok {
+			return 0, false
+		}
+		return uint64(st.Dev), true
+	}
+	d, ok := dev(dir)
+	if !ok {
+		return false
+	}
+	for _, o := range others {
+		if e, ok := dev(o); ok && e == d {
+			return true
+		}
+	}
+	return false
+}
+
+// Busy is the log's Options.Busy.
+func (b *logBudget) Busy() bool { return b.busy.Load() }
+
+// sampleLogBudget updates busy from the volumes' cumulative write I/Os; called on
+// the page cleaner's tick.
+func (db *DB) sampleLogBudget(now time.Time) {
+	b := db.budget
+	ls := db.logVol.Stats()
+	ios := ls.Writes + ls.Syncs
+	if b.shared {
+		ds := db.dataVol.Stats()
+		ios += ds.Writes + ds.Syncs
+	}
+	if !b.last.IsZero() {
+		if dt := now.Sub(b.last).Seconds(); dt > 0 {
+			b.busy.Store(float64(ios-b.lastIOs)/dt >= b.capacity/2)
+		}
+	}
+	b.last, b.lastIOs = now, ios
+}
