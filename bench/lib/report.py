@@ -22,6 +22,10 @@ COLUMNS = [
     "vol_read_iops", "vol_write_iops", "vol_read_mibs", "vol_write_mibs",
     "dev_read_iops", "dev_write_iops", "dev_read_mibs", "dev_write_mibs",
     "pool_hit_ratio", "bpe_hit_ratio", "status", "started", "log",
+    # write-back, per transaction over the measured interval (strata: its status
+    # counters; write/read I/Os: the blkio cgroup's, flushes included)
+    "page_writes_txn", "urgent_pages", "log_syncs_txn", "write_ios_txn", "read_ios_txn",
+    "dirty_pct", "dirty_series", "iops_cap",
 ]
 
 # display order and descriptions of the configurations
@@ -34,7 +38,10 @@ CONFIGS = [
     ("strata", "atomic-bpe", "strata, BPE on, atomic writes"),
 ]
 # bench/run --before REV: each strata configuration at REV too
-CONFIGS += [(s, c + "-before", d + ", at the --before revision") for s, c, d in list(CONFIGS) if s == "strata"]
+BASE_CONFIGS = list(CONFIGS)
+CONFIGS += [(s, c + "-before", d + ", at the --before revision") for s, c, d in BASE_CONFIGS if s == "strata"]
+# bench/run --ceiling: each strata configuration with the data in memory, unthrottled
+CONFIGS += [(s, c + "-mem", d + ", data in memory (CPU ceiling)") for s, c, d in BASE_CONFIGS if s == "strata"]
 WORKLOADS = ["oltp_read_only", "oltp_write_only", "oltp_read_write"]
 
 INTERVAL = re.compile(
@@ -142,10 +149,32 @@ def cmd_row(argv):
         h, m = delta("Strata_pool_hits"), delta("Strata_pool_misses")
         if h is not None and m is not None and h + m > 0:
             row["pool_hit_ratio"] = "%.4f" % (h / (h + m))
-        if row["config"].endswith("bpe"):
+        if "bpe" in row["config"]:
             h, m = delta("Strata_bpe_hits"), delta("Strata_bpe_misses")
             if h is not None and m is not None and h + m > 0:
                 row["bpe_hit_ratio"] = "%.4f" % (h / (h + m))
+    row["iops_cap"] = a.get("iops_cap", "")
+    tx = num(row, "tps")
+    secs = num(row, "time_s")
+    if tx and secs:
+        n = tx * secs  # transactions in the measured interval
+        if row["system"] == "strata":
+            for col, k in (("page_writes_txn", "Strata_page_writes"), ("log_syncs_txn", "Strata_log_syncs")):
+                d = delta(k)
+                if d is not None:
+                    row[col] = "%.2f" % (d / n)
+            d = delta("Strata_io_urgent_pages")
+            if d is not None:
+                row["urgent_pages"] = "%d" % d
+        for col, k in (("write_ios_txn", "vol_write_iops"), ("read_ios_txn", "vol_read_iops")):
+            v = num(row, k)
+            if v is not None:
+                row[col] = "%.2f" % (v / tx)
+    series = dirty_samples(a.get("samples", ""))
+    if series:
+        row["dirty_pct"] = "%.0f/%.0f/%.0f" % (min(series), sum(series) / len(series), max(series))
+        step = max(1, len(series) // 5)
+        row["dirty_series"] = "/".join("%.0f" % x for x in series[::step])
     new = not os.path.exists(csv_path) or os.path.getsize(csv_path) == 0
     with open(csv_path, "a", newline="") as f:
         w = csv.DictWriter(f, fieldnames=COLUMNS)
@@ -160,6 +189,25 @@ def cmd_row(argv):
               row["errors"] or "-", fmt_int(row["vol_read_iops"]), fmt_int(row["vol_write_iops"]),
               row["pool_hit_ratio"] or "-", row["bpe_hit_ratio"] or "-",
               "" if row["status"] == "ok" else " [" + row["status"] + "]"))
+
+
+def dirty_samples(path):
+    """Dirty pages as % of the pool, one value per sample line (bench/run's sample_status)."""
+    out = []
+    try:
+        lines = open(path, errors="replace").read().splitlines()
+    except OSError:
+        return out
+    for line in lines:
+        f = line.split()
+        kv = dict(zip(f[1::2], f[2::2]))
+        for dirty, total in (("Strata_pool_dirty_pages", "Strata_pool_frames"),
+                             ("Innodb_buffer_pool_pages_dirty", "Innodb_buffer_pool_pages_total")):
+            try:
+                out.append(100.0 * float(kv[dirty]) / float(kv[total]))
+            except (KeyError, ValueError, ZeroDivisionError):
+                pass
+    return out
 
 
 def cmd_interval(argv):
@@ -290,7 +338,58 @@ def markdown(rows, meta):
                     fmt_int(r["vol_read_iops"]), fmt_int(r["vol_write_iops"]),
                     fmt_f(r["vol_read_mibs"], 1), fmt_f(r["vol_write_mibs"], 1),
                     fmt_f(r["pool_hit_ratio"], 3), fmt_f(r["bpe_hit_ratio"], 3)))
+    L += limits(rows, mems, wls, cfgs)
     return "\n".join(L) + "\n"
+
+
+def ceiling_row(rows, s, c, w):
+    """The --ceiling run (data in memory) of configuration c and workload w."""
+    for r in rows:
+        if r["system"] == s and r["config"] == c + "-mem" and r["workload"] == w and r["status"] == "ok":
+            return r
+    return None
+
+
+def limits(rows, mems, wls, cfgs):
+    """Each run against its computed limit: the volume's write and read ceilings
+    (IOPS cap / I/Os per transaction) and the CPU ceiling (the same workload
+    with the data in memory, bench/run --ceiling)."""
+    L = ["", "Write-back and limits (per transaction over the measured interval; write/read I/Os from the "
+         "blkio cgroup, flushes included; dirty pages as % of the pool, sampled each second: "
+         "min/avg/max and every ~4 s; ceilings in TPS: IOPS cap / I/Os per transaction, and the "
+         "--ceiling run with the data in memory; the run's TPS as % of the lowest):", "",
+         "| system | config | memory | workload | TPS | page writes / txn | urgent pages | log syncs / txn | "
+         "write I/Os / txn | read I/Os / txn | dirty % | dirty % over time | write IOPS / cap | "
+         "write ceiling | read ceiling | CPU ceiling | % of limit |",
+         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    n = 0
+    for m in mems:
+        for w in wls:
+            for s, c in cfgs:
+                r = pick(rows, s, c, m, w)
+                if not r or r["status"] != "ok" or c.endswith("-mem"):
+                    continue
+                cap = num(r, "iops_cap")
+                tps = num(r, "tps")
+                ceil = {}
+                for k, col in (("write", "write_ios_txn"), ("read", "read_ios_txn")):
+                    v = num(r, col)
+                    if cap and v:
+                        ceil[k] = cap / v
+                cr = ceiling_row(rows, s, c, w)
+                if cr and num(cr, "tps"):
+                    ceil["cpu"] = num(cr, "tps")
+                lim = min(ceil.values()) if ceil else None
+                use = num(r, "vol_write_iops")
+                L.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                    s, c, m, w, fmt_int(tps), r.get("page_writes_txn") or "-", r.get("urgent_pages") or "-",
+                    r.get("log_syncs_txn") or "-", r.get("write_ios_txn") or "-", r.get("read_ios_txn") or "-",
+                    r.get("dirty_pct") or "-", r.get("dirty_series") or "-",
+                    ("%s / %s (%.0f%%)" % (fmt_int(use), fmt_int(cap), 100 * use / cap)) if use is not None and cap else "-",
+                    fmt_int(ceil.get("write")), fmt_int(ceil.get("read")), fmt_int(ceil.get("cpu")),
+                    ("%.0f%% of %s" % (100 * tps / lim, {v: k for k, v in ceil.items()}[lim])) if lim and tps else "-"))
+                n += 1
+    return L if n else []
 
 
 def gnuplot(script, cwd):
