@@ -453,3 +453,61 @@ func BenchmarkGetIntKeys(b *testing.B) {
 		}
 	}
 }
+
+// TestReadAheadStaysInRange (BT-8): a long scan asks for leaves ahead, and a
+// bounded scan, in either direction, asks only for leaves it then reads.
+func TestReadAheadStaysInRange(t *testing.T) {
+	e := newEnv(t, 4096)
+	const n = 20000
+	for i := 0; i < n; i++ {
+		e.put(t, ik(i), bytes.Repeat([]byte{'v'}, 100))
+	}
+	scan := func(lo, hi []byte, reverse bool) (asked, read map[page.ID]bool, rows int) {
+		asked, read = map[page.ID]bool{}, map[page.ID]bool{}
+		scanTrace = func(ahead []page.ID, leaf page.ID) {
+			for _, id := range ahead {
+				asked[id] = true
+			}
+			if ahead == nil {
+				read[leaf] = true
+			}
+		}
+		defer func() { scanTrace = nil }()
+		it := e.tree.Scan(e.pool, lo, hi, reverse)
+		defer it.Close()
+		for it.Next() {
+			rows++
+		}
+		if err := it.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return asked, read, rows
+	}
+	asked, read, rows := scan(nil, nil, false)
+	if rows != n || len(asked) < len(read)/2 {
+		t.Fatalf("full scan: %d rows, %d leaves read, %d asked ahead", rows, len(read), len(asked))
+	}
+	for _, reverse := range []bool{false, true} {
+		for _, r := range [][2]int{{1000, 1300}, {5000, 5100}, {7777, 9999}, {n - 150, n}} {
+			asked, read, rows := scan(ik(r[0]), ik(r[1]), reverse)
+			if r[1] == n {
+				asked, read, rows = scan(ik(r[0]), nil, reverse)
+			}
+			if rows != r[1]-r[0] {
+				t.Fatalf("scan [%d, %d) reverse=%v: %d rows", r[0], r[1], reverse, rows)
+			}
+			for id := range asked {
+				if !read[id] {
+					t.Errorf("scan [%d, %d) reverse=%v asked ahead for leaf %d it never read (%d asked, %d read)",
+						r[0], r[1], reverse, id, len(asked), len(read))
+				}
+			}
+		}
+	}
+}
+
+func ik(i int) []byte {
+	k := make([]byte, 8)
+	binary.BigEndian.PutUint64(k, uint64(i))
+	return k
+}
