@@ -50,7 +50,7 @@
 //	      1/s x s/2), and a fast device's short syncs make short waits.
 //	WAL-7 On a volume whose IOPS budget is the scarce resource (Options.Busy
 //	      reports it: the engine sees the log's volume spending at least
-//	      half its write IOPS), a sync's cost is the two I/Os it spends (the
+//	      half the write IOPS the operator declared for it), a sync's cost is the two I/Os it spends (the
 //	      write and the flush), not its latency: the writer then waits the
 //	      whole MaxCommitDelay when at least 0.5 more records are expected
 //	      in it. oltp_read_write at 16 threads commits ~600 times a second,
