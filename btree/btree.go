@@ -671,7 +671,8 @@ func (tr Tree) readLeaf(pool *bufpool.Pool, key []byte, below bool, ra *readAhea
 			}
 			if n.isLeaf() {
 				if scanTrace != nil {
-					scanTrace(nil, id)
+					lo, _ := n.lowFence()
+					scanTrace(nil, id, lo)
 				}
 				fn(n)
 				f.Latch.RUnlock()
@@ -694,7 +695,7 @@ func (tr Tree) readLeaf(pool *bufpool.Pool, key []byte, below bool, ra *readAhea
 			pool.Unfix(f)
 			if len(ahead) > 0 {
 				if scanTrace != nil {
-					scanTrace(ahead, 0)
+					scanTrace(ahead, 0, nil)
 				}
 				pool.Prefetch(ahead...)
 			}
@@ -717,8 +718,8 @@ type readAhead struct {
 const readAheadLeaves = 8
 
 // scanTrace, set by tests only, sees the leaves a scan asks to read ahead
-// and (ahead nil) each leaf it reads.
-var scanTrace func(ahead []page.ID, leaf page.ID)
+// and (ahead nil) each leaf it reads, with the leaf's low fence.
+var scanTrace func(ahead []page.ID, leaf page.ID, low []byte)
 
 func (ra *readAhead) next(n node, parent page.ID, ci int, below bool) []page.ID {
 	ra.leaves++

@@ -462,14 +462,18 @@ func TestReadAheadStaysInRange(t *testing.T) {
 	for i := 0; i < n; i++ {
 		e.put(t, ik(i), bytes.Repeat([]byte{'v'}, 100))
 	}
+	var fences [][]byte // the leaves' low fences, from the full scan
 	scan := func(lo, hi []byte, reverse bool) (asked, read map[page.ID]bool, rows int) {
 		asked, read = map[page.ID]bool{}, map[page.ID]bool{}
-		scanTrace = func(ahead []page.ID, leaf page.ID) {
+		scanTrace = func(ahead []page.ID, leaf page.ID, low []byte) {
 			for _, id := range ahead {
 				asked[id] = true
 			}
 			if ahead == nil {
 				read[leaf] = true
+				if lo == nil && hi == nil && low != nil {
+					fences = append(fences, append([]byte(nil), low...))
+				}
 			}
 		}
 		defer func() { scanTrace = nil }()
@@ -484,11 +488,16 @@ func TestReadAheadStaysInRange(t *testing.T) {
 		return asked, read, rows
 	}
 	asked, read, rows := scan(nil, nil, false)
-	if rows != n || len(asked) < len(read)/2 {
-		t.Fatalf("full scan: %d rows, %d leaves read, %d asked ahead", rows, len(read), len(asked))
+	if rows != n || len(asked) < len(read)/2 || len(fences) < 40 {
+		t.Fatalf("full scan: %d rows, %d leaves read, %d asked ahead, %d fences", rows, len(read), len(asked), len(fences))
 	}
+	// Ranges ending (or, reversed, starting) exactly on a leaf's low fence,
+	// which is the parent's separator: that leaf holds nothing of the range.
+	at := func(f []byte) int { return int(binary.BigEndian.Uint64(f)) }
+	ranges := [][2]int{{1000, 1300}, {5000, 5100}, {7777, 9999}, {n - 150, n},
+		{at(fences[10]) - 120, at(fences[12])}, {at(fences[20]), at(fences[23]) + 5}, {at(fences[30]), at(fences[31])}}
 	for _, reverse := range []bool{false, true} {
-		for _, r := range [][2]int{{1000, 1300}, {5000, 5100}, {7777, 9999}, {n - 150, n}} {
+		for _, r := range ranges {
 			asked, read, rows := scan(ik(r[0]), ik(r[1]), reverse)
 			if r[1] == n {
 				asked, read, rows = scan(ik(r[0]), nil, reverse)

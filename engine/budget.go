@@ -10,11 +10,15 @@ import (
 // logBudget tells the redo log whether its volume is short of IOPS (WAL-7):
 // the write I/Os (writes and syncs) of the log's volume, plus the data
 // volume's when both live on one device, over the last sample, against the
-// volume's write capacity. Short means at least half of it in use. Only a
-// capacity the operator declared counts (--io-capacity, or an emulated
-// volume's profile): a local disk of unknown capacity passes 3,000 write
-// I/Os a second without being short of them, and there the full wait cost
-// oltp_update_index in memory 26% (16 clients waiting 1 ms per commit).
+// volume's write capacity. Short means at least half of it in use; it
+// stays short until less than 35% is (hysteresis: the waits it starts
+// lower the very I/Os it counts). Only a capacity the operator declared
+// counts (--io-capacity, divided among the stripes: it is the data volumes'
+// total): a local disk of unknown capacity passes 3,000 write I/Os a second
+// without being short of them, and there the full wait cost
+// oltp_update_index in memory 26% (16 clients waiting 1 ms per commit). An
+// emulated profile does not count: it throttles the data volumes inside the
+// process, and the log's syncs spend none of it.
 type logBudget struct {
 	capacity float64
 	shared   bool // the log and the data volume are on one device
@@ -23,8 +27,11 @@ type logBudget struct {
 	lastIOs  int64
 }
 
-func newLogBudget(o *Options, capacity float64) *logBudget {
-	b := &logBudget{capacity: capacity} // 0: unknown, never short
+func newLogBudget(o *Options) *logBudget {
+	b := &logBudget{} // capacity 0: unknown, never short
+	if o.IOCapacity > 0 {
+		b.capacity = float64(o.IOCapacity) / float64(max(1, len(o.DataDirs)))
+	}
 	if len(o.DataDirs) > 0 {
 		b.shared = sameDevice(o.LogDir, o.DataDirs...)
 	}
@@ -74,7 +81,8 @@ func (db *DB) sampleLogBudget(now time.Time) {
 	}
 	if !b.last.IsZero() {
 		if dt := now.Sub(b.last).Seconds(); dt > 0 {
-			b.busy.Store(float64(ios-b.lastIOs)/dt >= b.capacity/2)
+			used := float64(ios-b.lastIOs) / dt / b.capacity
+			b.busy.Store(used >= 0.5 || b.busy.Load() && used >= 0.35)
 		}
 	}
 	b.last, b.lastIOs = now, ios

@@ -307,7 +307,7 @@ func (db *DB) open(kernelAtomic bool) error {
 	if db.store, err = pagestore.New(db.dataVol, mode, kernelAtomic && mode == pagestore.Atomic); err != nil {
 		return err
 	}
-	db.budget = newLogBudget(&db.opts, db.opts.ioCapacity(mode))
+	db.budget = newLogBudget(&db.opts)
 	if db.log, err = wal.Open(db.logVol, wal.Options{Capacity: db.opts.LogCapacity, MaxCommitDelay: db.opts.MaxCommitDelay,
 		Busy: db.budget.Busy}); err != nil {
 		return err
@@ -1003,6 +1003,11 @@ func (db *DB) Close() error {
 		return nil
 	}
 	err := db.checkpoint(true)
+	if e := db.store.Sync(); err == nil {
+		// PS-4: a checkpoint that could not move (a backup holds it) did
+		// not sync, and the BPE index saved below vouches for the volume.
+		err = e
+	}
 	db.pool.Close()
 	if db.bpe != nil {
 		if err != nil {

@@ -99,7 +99,7 @@ func run(args []string) error {
 	bpeAdmission := fs.String("bpe-admission", "all", "BPE admission policy: all (every clean eviction) or second (second eviction)")
 	noDirect := fs.Bool("disable-direct-io", false, "open volume files without O_DIRECT (tmpfs)")
 	ioLimiter := fs.String("io-limiter", "auto", "background page writes: auto (paced against foreground read latency), off (flush in bursts) or a fixed page-write rate per second")
-	ioCapacity := fs.Int("io-capacity", 0, "data volumes' write IOPS: the auto limiter's ceiling, and group commit waits longer for company while the log's volume uses half of them (0: from --emulate-volume, else 3000 for the limiter and no such waits)")
+	ioCapacity := fs.Int("io-capacity", 0, "data volumes' write IOPS: the auto limiter's ceiling, and group commit waits longer for company while the log's volume uses half of them (0: the limiter uses --emulate-volume's, else 3000; group commit's longer waits need it set)")
 	maxDirty := fs.Int("max-dirty-pct", iogov.DefaultMaxDirtyPct, "dirty-page percentage at which background flushing runs at its full rate")
 	rootPassword := fs.String("root-password", os.Getenv("STRATA_ROOT_PASSWORD"), "root@localhost's password, set at first start (default $STRATA_ROOT_PASSWORD; empty only on a loopback --bind-address)")
 	secureFiles := fs.String("secure-file-priv", "", "the only directory LOAD_FILE, LOAD DATA INFILE and INTO OUTFILE may use (default DATADIR/files)")
