@@ -790,7 +790,7 @@ func (tr Tree) Scan(pool *bufpool.Pool, lo, hi []byte, reverse bool) *Iterator {
 	it := iterators.Get().(*Iterator)
 	*it = Iterator{tr: tr, pool: pool, lo: lo, hi: hi, reverse: reverse, pos: -1,
 		arena: it.arena[:0], lens: it.lens[:0], ovf: it.ovf[:0], keys: it.keys[:0], vals: it.vals[:0],
-		fences: [2][]byte{it.fences[0][:0], it.fences[1][:0]}, ahead: readAhead{ids: it.ahead.ids[:0]}}
+		fences: [2][]byte{it.fences[0][:0], it.fences[1][:0]}, ahead: readAhead{ids: it.ahead.ids[:0], lo: lo, hi: hi}}
 	if reverse {
 		it.resume, it.resInf = hi, hi == nil
 	} else {
@@ -830,6 +830,7 @@ func (it *Iterator) Close() {
 		panic("btree: Iterator closed twice")
 	}
 	it.pool, it.lo, it.hi, it.resume = nil, nil, nil, nil
+	it.ahead.lo, it.ahead.hi = nil, nil
 	if cap(it.arena) > maxPooledArena {
 		return
 	}
@@ -874,7 +875,6 @@ func (it *Iterator) fillOnce() error {
 	if it.reverse && it.resInf {
 		key = nil
 	}
-	it.ahead.lo, it.ahead.hi = it.lo, it.hi
 	err := it.tr.readLeaf(it.pool, key, it.reverse, &it.ahead, func(n node) {
 		if !it.reverse {
 			i, _ := n.search(key)

@@ -498,10 +498,11 @@ func TestReadAheadStaysInRange(t *testing.T) {
 		{at(fences[10]) - 120, at(fences[12])}, {at(fences[20]), at(fences[23]) + 5}, {at(fences[30]), at(fences[31])}}
 	for _, reverse := range []bool{false, true} {
 		for _, r := range ranges {
-			asked, read, rows := scan(ik(r[0]), ik(r[1]), reverse)
+			hi := ik(r[1])
 			if r[1] == n {
-				asked, read, rows = scan(ik(r[0]), nil, reverse)
+				hi = nil
 			}
+			asked, read, rows := scan(ik(r[0]), hi, reverse)
 			if rows != r[1]-r[0] {
 				t.Fatalf("scan [%d, %d) reverse=%v: %d rows", r[0], r[1], reverse, rows)
 			}

@@ -235,10 +235,7 @@ func (s *Store) writeChunk(images [][]byte) error {
 	if s.mode == Atomic {
 		return nil // PS-4: durable at the next Sync
 	}
-	if err := s.sync(); err != nil {
-		return fmt.Errorf("data sync: %w", err)
-	}
-	return nil
+	return s.Sync()
 }
 
 // Sync makes every completed page write durable (PS-4); it issues no

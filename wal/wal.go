@@ -50,9 +50,9 @@
 //	      1/s x s/2), and a fast device's short syncs make short waits.
 //	WAL-7 On a volume whose IOPS budget is the scarce resource (Options.Busy
 //	      reports it: the engine sees the log's volume spending at least
-//	      half the write IOPS the operator declared for it), a sync's cost is the two I/Os it spends (the
-//	      write and the flush), not its latency: the writer then waits the
-//	      whole MaxCommitDelay when at least 0.5 more records are expected
+//	      half the write IOPS the operator declared for it), a sync's cost
+//	      is the two I/Os it spends (the write and the flush), not its
+//	      latency: the writer then waits the whole MaxCommitDelay when at least 0.5 more records are expected
 //	      in it. oltp_read_write at 16 threads commits ~600 times a second,
 //	      too sparse for WAL-6 (0.86 syncs per commit, 1.7 of its ~4.5
 //	      write I/Os per transaction on the 3,000-IOPS volume). A wait

@@ -293,47 +293,58 @@ func (s *slowSync) Sync() error {
 	return s.Volume.Sync()
 }
 
+// commitLoad runs committers that each append and wait for each record,
+// every one after a pause of think plus up to think more (spread per
+// committer; a lone committer never pauses), on a log whose syncs take
+// syncTime; it returns the log's syncs, appends and waited-for groups.
+func commitLoad(t *testing.T, opts Options, syncTime, think time.Duration, committers, each int) (syncs, appends, delayed int64) {
+	t.Helper()
+	vol := &slowSync{Volume: volume.NewMem("log", volume.MemOptions{}), d: syncTime}
+	opts.Capacity = 16 << 20
+	l, err := Open(vol, opts)
+	must(t, err)
+	end, err := l.Replay(func(page.LSN, byte, []byte) error { return nil })
+	must(t, err)
+	must(t, l.SetCheckpoint(end))
+	us := int(think / time.Microsecond)
+	var wg sync.WaitGroup
+	errs := make(chan error, committers)
+	for c := 0; c < committers; c++ {
+		wg.Add(1)
+		go func(c int) {
+			defer wg.Done()
+			for i := 0; i < each; i++ {
+				if committers > 1 {
+					time.Sleep(time.Duration(us+(c*977+i*331)%us) * time.Microsecond)
+				}
+				_, end, err := l.Append(1, payload(i))
+				if err == nil {
+					err = l.WaitDurable(end)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}(c)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	st := l.Stats()
+	must(t, l.Close())
+	return st.Syncs, st.Appends, st.DelayedGroups
+}
+
 // TestCommitDelayGathersCommits (WAL-6): committers that arrive spread out
 // (each works ~3 ms between commits, a sync takes 2 ms) share fewer syncs
 // when the writer waits for more of them, and a lone committer never
 // waits.
 func TestCommitDelayGathersCommits(t *testing.T) {
 	run := func(delay time.Duration, committers, each int) (syncs, appends, delayed int64) {
-		vol := &slowSync{Volume: volume.NewMem("log", volume.MemOptions{}), d: 2 * time.Millisecond}
-		l, err := Open(vol, Options{Capacity: 16 << 20, MaxCommitDelay: delay})
-		must(t, err)
-		end, err := l.Replay(func(page.LSN, byte, []byte) error { return nil })
-		must(t, err)
-		must(t, l.SetCheckpoint(end))
-		var wg sync.WaitGroup
-		errs := make(chan error, committers)
-		for c := 0; c < committers; c++ {
-			wg.Add(1)
-			go func(c int) {
-				defer wg.Done()
-				for i := 0; i < each; i++ {
-					if committers > 1 {
-						time.Sleep(time.Duration(2000+(c*977+i*331)%2000) * time.Microsecond)
-					}
-					_, end, err := l.Append(1, payload(i))
-					if err == nil {
-						err = l.WaitDurable(end)
-					}
-					if err != nil {
-						errs <- err
-						return
-					}
-				}
-			}(c)
-		}
-		wg.Wait()
-		close(errs)
-		for err := range errs {
-			t.Fatal(err)
-		}
-		st := l.Stats()
-		must(t, l.Close())
-		return st.Syncs, st.Appends, st.DelayedGroups
+		return commitLoad(t, Options{MaxCommitDelay: delay}, 2*time.Millisecond, 2*time.Millisecond, committers, each)
 	}
 	s0, a0, d0 := run(-1, 8, 60)
 	s1, a1, d1 := run(time.Millisecond, 8, 60)
@@ -356,41 +367,8 @@ func TestCommitDelayGathersCommits(t *testing.T) {
 // gather nothing.
 func TestBusyVolumeGathersSparseCommits(t *testing.T) {
 	run := func(busy bool, committers, each int) (syncs, appends, delayed int64) {
-		vol := &slowSync{Volume: volume.NewMem("log", volume.MemOptions{}), d: 200 * time.Microsecond}
-		l, err := Open(vol, Options{Capacity: 16 << 20, MaxCommitDelay: time.Millisecond, Busy: func() bool { return busy }})
-		must(t, err)
-		end, err := l.Replay(func(page.LSN, byte, []byte) error { return nil })
-		must(t, err)
-		must(t, l.SetCheckpoint(end))
-		var wg sync.WaitGroup
-		errs := make(chan error, committers)
-		for c := 0; c < committers; c++ {
-			wg.Add(1)
-			go func(c int) {
-				defer wg.Done()
-				for i := 0; i < each; i++ {
-					if committers > 1 {
-						time.Sleep(time.Duration(4000+(c*977+i*331)%4000) * time.Microsecond)
-					}
-					_, end, err := l.Append(1, payload(i))
-					if err == nil {
-						err = l.WaitDurable(end)
-					}
-					if err != nil {
-						errs <- err
-						return
-					}
-				}
-			}(c)
-		}
-		wg.Wait()
-		close(errs)
-		for err := range errs {
-			t.Fatal(err)
-		}
-		st := l.Stats()
-		must(t, l.Close())
-		return st.Syncs, st.Appends, st.DelayedGroups
+		opts := Options{MaxCommitDelay: time.Millisecond, Busy: func() bool { return busy }}
+		return commitLoad(t, opts, 200*time.Microsecond, 4*time.Millisecond, committers, each)
 	}
 	s0, a0, _ := run(false, 8, 60)
 	s1, a1, d1 := run(true, 8, 60)
