@@ -109,6 +109,53 @@ func TestKeyOrderMatchesCompare(t *testing.T) {
 	}
 }
 
+// CODEC-14: compareStrings orders two strings as their keys do, in both key
+// formats, under binary, PAD SPACE and NO PAD collations and for CHAR
+// (whose trailing spaces go), and gives up exactly where a key would fail.
+func TestCompareStringsMatchesKeys(t *testing.T) {
+	ctx := context.Background()
+	for _, typStr := range []string{"varchar(20) COLLATE utf8mb4_0900_bin", "varchar(20) COLLATE utf8mb4_bin",
+		"varchar(20) COLLATE utf8mb4_general_ci", "char(20) COLLATE utf8mb4_0900_ai_ci",
+		"varchar(20) COLLATE utf8mb4_0900_ai_ci", "varchar(20) COLLATE utf8mb4_unicode_ci",
+		"varchar(20) CHARACTER SET latin1 COLLATE latin1_swedish_ci"} {
+		for _, keyFormat := range []int{0, keyFormatDenseWeights} {
+			c, _ := testCodec(t, typStr, keyFormat)
+			rng := rand.New(rand.NewSource(14))
+			for i := 0; i < 5000; i++ {
+				a, b := randomValue(rng, c).(string), randomValue(rng, c).(string)
+				switch rng.Intn(8) {
+				case 0:
+					b = a + strings.Repeat(" ", rng.Intn(3)) // CODEC-8's equal keys
+				case 1:
+					b = a + randomValue(rng, c).(string) // a prefix
+				case 2:
+					b = a + "\xff" // malformed after a common prefix
+				}
+				ka, errA := c.appendKey(ctx, nil, a)
+				kb, errB := c.appendKey(ctx, nil, b)
+				got, ok := c.compareStrings(a, b)
+				if errA != nil || errB != nil {
+					continue // a difference before the malformed byte may decide (checked below)
+				}
+				if !ok {
+					t.Fatalf("%s (format %d): compareStrings(%q, %q) gave up on well-formed strings", typStr, keyFormat, a, b)
+				}
+				if want := bytes.Compare(ka, kb); got != want {
+					t.Fatalf("%s (format %d): compareStrings(%q, %q) = %d, keys compare %d", typStr, keyFormat, a, b, got, want)
+				}
+			}
+			// Where the malformed part is reached, the comparison gives up.
+			if !c.binColl {
+				for _, p := range [][2]string{{"ab", "ab\xff"}, {"ab\xff", "ab"}, {"a\xffb", "a\xffb"}} {
+					if _, ok := c.compareStrings(p[0], p[1]); ok {
+						t.Fatalf("%s: compareStrings(%q, %q) compared a malformed string", typStr, p[0], p[1])
+					}
+				}
+			}
+		}
+	}
+}
+
 // CODEC-12: byte order of encoded weights is weight order across every
 // class boundary, and weightLen reads back each length.
 func TestWeightEncodingOrder(t *testing.T) {

@@ -283,6 +283,17 @@ func (ft *FastTable) AppendEqualityKey(ctx *sql.Context, b []byte, o int, v any)
 	return ft.t.cols[o].appendKey(ctx, b, v)
 }
 
+// StringCompare returns an ordering of column o's stored string values that
+// agrees with AppendEqualityKey's keys (CODEC-14), or nil when o is not a
+// string column. The ordering's ok is false for a malformed string.
+func (ft *FastTable) StringCompare(o int) func(a, b string) (cmp int, ok bool) {
+	c := &ft.t.cols[o]
+	if c.kind != kString {
+		return nil
+	}
+	return c.compareStrings
+}
+
 func keyRow(t *table, key any) sql.Row {
 	row := make(sql.Row, len(t.cols))
 	row[t.pk[0]] = key

@@ -89,6 +89,18 @@
 // order, which is the order go-mysql-server returns them in
 // whether it reads that index or scans the table; ORDER BY only by the
 // primary key or the column itself (equal everywhere).
+// FP-14 A range select ordered by a string column under a NO PAD
+// collation sorts by the collation's weights, compared as the column's
+// keys compare (backend CODEC-14) up to the first difference; equal values
+// keep their scan (primary key) order, as go-mysql-server's stable sort
+// does. SELECT DISTINCT c ... ORDER BY c removes duplicates after the
+// sort, from neighbours: the first of each run of equal values is the one
+// scanned first, the one go-mysql-server keeps.
+// FP-15 Result values are made as each column type's SQL method makes
+// them (FP-3); a utf8mb4 string column sent in utf8mb4 (the results
+// character set utf8mb4, unset or binary) is its stored bytes once they
+// are valid UTF-8, exactly StringType.SQL's value without its per-value
+// session lookup and copy (RowEncoder).
 //
 // Not done here: fast-path statements do not appear in the process list
 // (SHOW PROCESSLIST, KILL QUERY) nor in Questions/Com_* counters.

@@ -319,7 +319,8 @@ func (fp *Path) pointSelect(ctx *sql.Context, ft *backend.FastTable, sh *shape, 
 	}
 	res := &sqltypes.Result{Fields: Fields(ctx, sch)}
 	if found {
-		vals, err := Row(ctx, sch, ords, row)
+		enc := NewRowEncoder(ctx, sch, ords)
+		vals, err := enc.Row(ctx, row)
 		if err != nil {
 			return nil, err
 		}
@@ -347,8 +348,9 @@ func (fp *Path) indexSelect(ctx *sql.Context, ft *backend.FastTable, sh *shape, 
 		return nil, backend.ErrFallback
 	}
 	res := &sqltypes.Result{Fields: Fields(ctx, sch)}
+	enc := NewRowEncoder(ctx, sch, ords)
 	err := ft.LookupEqual(ctx, o, key, neededColumns(ft, ords), func(row sql.Row) error {
-		vals, err := Row(ctx, sch, ords, row)
+		vals, err := enc.Row(ctx, row)
 		if err != nil {
 			return err
 		}
@@ -444,16 +446,24 @@ func (fp *Path) rangeSelect(ctx *sql.Context, ft *backend.FastTable, sh *shape, 
 		}
 	}
 	type outRow struct {
-		vals    []sqltypes.Value
-		sort    any
-		sortKey []byte // collation key of sort (keyOrder), nil for NULL
+		vals []sqltypes.Value
+		sort any // the ORDER BY column's value
+		i    int // scan position: equal sort values keep it (a stable sort)
 	}
-	// A string ORDER BY column sorts by its collation key (memcomparable,
-	// CODEC-1): one key per row instead of a collation compare per pair.
-	keyOrder := orderOrd >= 0 && collationComparable(ft.Column(orderOrd).Type)
+	// A string ORDER BY column sorts in its collation's order, compared as
+	// its keys compare (CODEC-14) without building them (FP-14).
+	var cmpStr func(a, b string) (int, bool)
+	if orderOrd >= 0 && collationComparable(ft.Column(orderOrd).Type) {
+		if cmpStr = ft.StringCompare(orderOrd); cmpStr == nil {
+			return nil, backend.ErrFallback
+		}
+	}
+	// SELECT DISTINCT c ... ORDER BY c: duplicates are neighbours once
+	// sorted, and the first of each run is the first scanned.
+	afterSort := cmpStr != nil && len(ords) == 1 && ords[0] == orderOrd && byKey != nil && byKey[0]
 	var rows []outRow
 	var seen map[string]bool
-	if sh.distinct {
+	if sh.distinct && !afterSort {
 		seen = map[string]bool{}
 	}
 	var keyBuf []byte
@@ -461,43 +471,31 @@ func (fp *Path) rangeSelect(ctx *sql.Context, ft *backend.FastTable, sh *shape, 
 	if orderOrd >= 0 {
 		need[orderOrd] = true
 	}
-	// SELECT DISTINCT c ... ORDER BY c: c's collation key serves both.
-	oneKey := keyOrder && len(ords) == 1 && ords[0] == orderOrd && byKey != nil && byKey[0]
+	enc := NewRowEncoder(ctx, sch, ords)
 	err = ft.Scan(ctx, lo, hi, need, func(row sql.Row) error {
-		vals, err := Row(ctx, sch, ords, row)
+		vals, err := enc.Row(ctx, row)
 		if err != nil {
 			return err
 		}
-		var sortKey []byte
-		if keyOrder && row[orderOrd] != nil {
-			if s, ok := row[orderOrd].(string); ok {
-				sortKey = make([]byte, 0, 5*len(s)+2)
-			}
-			if sortKey, err = ft.AppendEqualityKey(ctx, sortKey, orderOrd, row[orderOrd]); err != nil {
+		if cmpStr != nil && row[orderOrd] != nil {
+			if _, ok := row[orderOrd].(string); !ok {
 				return backend.ErrFallback
 			}
 		}
 		if seen != nil {
 			keyBuf = keyBuf[:0]
-			if oneKey {
-				keyBuf = append(append(keyBuf, 1), sortKey...)
-				if sortKey == nil {
-					keyBuf = append(keyBuf[:0], 0)
-				}
-			} else {
-				for i, v := range vals {
-					if v.IsNull() {
-						keyBuf = append(keyBuf, 0)
-					} else if byKey[i] {
-						if keyBuf, err = ft.AppendEqualityKey(ctx, append(keyBuf, 1), ords[i], row[ords[i]]); err != nil {
-							return backend.ErrFallback
-						}
-					} else {
-						keyBuf = append(keyBuf, 1)
-						keyBuf = strconv.AppendInt(keyBuf, int64(len(v.Raw())), 10)
-						keyBuf = append(keyBuf, ':')
-						keyBuf = append(keyBuf, v.Raw()...)
+			for i, v := range vals {
+				if v.IsNull() {
+					keyBuf = append(keyBuf, 0)
+				} else if byKey[i] {
+					if keyBuf, err = ft.AppendEqualityKey(ctx, append(keyBuf, 1), ords[i], row[ords[i]]); err != nil {
+						return backend.ErrFallback
 					}
+				} else {
+					keyBuf = append(keyBuf, 1)
+					keyBuf = strconv.AppendInt(keyBuf, int64(len(v.Raw())), 10)
+					keyBuf = append(keyBuf, ':')
+					keyBuf = append(keyBuf, v.Raw()...)
 				}
 			}
 			if seen[string(keyBuf)] {
@@ -505,7 +503,7 @@ func (fp *Path) rangeSelect(ctx *sql.Context, ft *backend.FastTable, sh *shape, 
 			}
 			seen[string(keyBuf)] = true
 		}
-		r := outRow{vals: vals, sortKey: sortKey}
+		r := outRow{vals: vals, i: len(rows)}
 		if orderOrd >= 0 {
 			r.sort = row[orderOrd]
 		}
@@ -515,29 +513,52 @@ func (fp *Path) rangeSelect(ctx *sql.Context, ft *backend.FastTable, sh *shape, 
 	if err != nil {
 		return nil, err
 	}
-	if keyOrder {
-		slices.SortStableFunc(rows, func(a, b outRow) int {
-			if c, either := nullsFirst(a.sort, b.sort); either {
-				return c
-			}
-			return bytes.Compare(a.sortKey, b.sortKey)
-		})
-	} else if orderOrd >= 0 {
+	if orderOrd >= 0 {
 		typ := ft.Column(orderOrd).Type
 		var cmpErr error
-		slices.SortStableFunc(rows, func(a, b outRow) int {
-			if c, either := nullsFirst(a.sort, b.sort); either {
-				return c
+		slices.SortFunc(rows, func(a, b outRow) int {
+			c, either := nullsFirst(a.sort, b.sort)
+			if !either {
+				if cmpStr != nil {
+					var ok bool
+					if c, ok = cmpStr(a.sort.(string), b.sort.(string)); !ok {
+						cmpErr = backend.ErrFallback
+					}
+				} else {
+					var err error
+					if c, err = typ.Compare(ctx, a.sort, b.sort); err != nil {
+						cmpErr = err
+					}
+				}
 			}
-			c, err := typ.Compare(ctx, a.sort, b.sort)
-			if err != nil {
-				cmpErr = err
+			if c == 0 {
+				c = a.i - b.i
 			}
 			return c
 		})
 		if cmpErr != nil {
 			return nil, backend.ErrFallback
 		}
+	}
+	if afterSort {
+		w := 0
+		for _, r := range rows {
+			if w > 0 {
+				prev := rows[w-1].sort
+				if c, either := nullsFirst(prev, r.sort); either && c == 0 {
+					continue // NULL after NULL
+				} else if !either {
+					if c, ok := cmpStr(prev.(string), r.sort.(string)); !ok {
+						return nil, backend.ErrFallback
+					} else if c == 0 {
+						continue
+					}
+				}
+			}
+			rows[w] = r
+			w++
+		}
+		rows = rows[:w]
 	}
 	res := &sqltypes.Result{Fields: Fields(ctx, sch), Rows: make([][]sqltypes.Value, len(rows))}
 	for i, r := range rows {

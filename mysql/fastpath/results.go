@@ -1,21 +1,69 @@
 package fastpath
 
 import (
+	"unicode/utf8"
+
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/sqltypes"
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 )
 
-// Row is the wire values of row's columns at ords, typed by sch.
-func Row(ctx *sql.Context, sch sql.Schema, ords []int, row sql.Row) ([]sqltypes.Value, error) {
-	vals := make([]sqltypes.Value, len(ords))
-	for i, o := range ords {
+// RowEncoder makes the wire values of stored rows' columns at ords, typed
+// by sch, as each type's SQL method makes them (FP-3). A utf8mb4 string
+// column sent in utf8mb4 (the results character set utf8mb4, unset, or
+// binary: the column's own) is its bytes once they are valid UTF-8, which
+// is all StringType.SQL does for it (FP-15); the encoder reads the
+// session's results character set once per statement instead of once per
+// value, and a row's strings share one allocation.
+type RowEncoder struct {
+	sch    sql.Schema
+	ords   []int
+	direct []bool // column i's strings are sent as stored
+	any    bool
+}
+
+func NewRowEncoder(ctx *sql.Context, sch sql.Schema, ords []int) RowEncoder {
+	e := RowEncoder{sch: sch, ords: ords, direct: make([]bool, len(ords))}
+	switch ctx.GetCharacterSetResults() {
+	case sql.CharacterSet_Unspecified, sql.CharacterSet_binary, sql.CharacterSet_utf8mb4:
+	default:
+		return e
+	}
+	for i := range ords {
+		st, ok := sch[i].Type.(types.StringType)
+		if ok && !types.IsBinaryType(st) && st.Type() != sqltypes.Binary && st.CharacterSet() == sql.CharacterSet_utf8mb4 {
+			e.direct[i], e.any = true, true
+		}
+	}
+	return e
+}
+
+// Row is the wire values of row.
+func (e *RowEncoder) Row(ctx *sql.Context, row sql.Row) ([]sqltypes.Value, error) {
+	vals := make([]sqltypes.Value, len(e.ords))
+	var buf []byte
+	if e.any {
+		n := 0
+		for i, o := range e.ords {
+			if s, ok := row[o].(string); ok && e.direct[i] {
+				n += len(s)
+			}
+		}
+		buf = make([]byte, 0, n)
+	}
+	for i, o := range e.ords {
 		if row[o] == nil {
 			vals[i] = sqltypes.NULL
 			continue
 		}
-		v, err := sch[i].Type.SQL(ctx, nil, row[o])
+		if s, ok := row[o].(string); ok && e.direct[i] && utf8.ValidString(s) {
+			start := len(buf)
+			buf = append(buf, s...)
+			vals[i] = sqltypes.MakeTrusted(e.sch[i].Type.Type(), buf[start:len(buf):len(buf)])
+			continue
+		}
+		v, err := e.sch[i].Type.SQL(ctx, nil, row[o])
 		if err != nil {
 			return nil, err
 		}

@@ -107,8 +107,9 @@ func (h *errorHandler) callWithResults(ctx context.Context, c *mysql.Conn, query
 		for j := range ords {
 			ords[j] = j
 		}
+		enc := fastpath.NewRowEncoder(sctx, r.Schema, ords)
 		for j, row := range r.Rows {
-			if res.Rows[j], err = fastpath.Row(sctx, r.Schema, ords, row); err != nil {
+			if res.Rows[j], err = enc.Row(sctx, row); err != nil {
 				h.done(c, err)
 				return "", err
 			}
