@@ -171,9 +171,11 @@ type Pool struct {
 	freeMu sync.Mutex
 	free   []*Frame
 
-	flushMu  sync.Mutex // one flush at a time
-	dirty    atomic.Int64
-	flushErr atomic.Pointer[error]
+	flushMu sync.Mutex // one flush at a time
+	// flushImages are page-image buffers reused by flushes (flushImage), under flushMu.
+	flushImages [][]byte
+	dirty       atomic.Int64
+	flushErr    atomic.Pointer[error]
 
 	hits, misses, evictions, flushed, batches, syncFlushes, dirtied, prefetched atomic.Int64
 
@@ -596,7 +598,7 @@ func (p *Pool) flushUpTo(d []dirtyFrame, limit int) (int, int, error) {
 		f.mu.flushing = true
 		f.mu.pendingRecLSN = 0
 		f.mu.Unlock()
-		img := volume.AlignedBuffer(page.Size)
+		img := p.flushImage(len(images))
 		copy(img, f.data)
 		f.Latch.RUnlock()
 		if page.IDOf(img) != f.ID() {
@@ -640,6 +642,24 @@ func (p *Pool) flushUpTo(d []dirtyFrame, limit int) (int, int, error) {
 	p.flushed.Add(int64(len(frames)))
 	p.batches.Add(1)
 	return len(frames), consumed, nil
+}
+
+// keptFlushImages is how many page-image buffers the pool keeps between
+// flushes (1 MiB); a larger flush allocates the rest.
+const keptFlushImages = 64
+
+// flushImage is the buffer of a flush's i-th page image. Under flushMu:
+// the page store keeps no image after WriteBatch, so the last flush's
+// buffers are free.
+func (p *Pool) flushImage(i int) []byte {
+	if i < len(p.flushImages) {
+		return p.flushImages[i]
+	}
+	img := volume.AlignedBuffer(page.Size)
+	if i < keptFlushImages {
+		p.flushImages = append(p.flushImages, img)
+	}
+	return img
 }
 
 // DirtyLimit is the dirty-frame count past which background flushing

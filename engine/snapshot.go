@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"sync"
 
 	"strata/btree"
 	"strata/mvcc"
@@ -69,6 +70,7 @@ type snapSource struct {
 	started   bool
 	done      bool
 	out       []mvcc.Entry // decided entries of the current gap, in order
+	outPos    int          // out[outPos:] are still to be returned
 	key       []byte
 	val       []byte
 	err       error
@@ -76,9 +78,9 @@ type snapSource struct {
 
 func (s *snapSource) Next() bool {
 	for {
-		if len(s.out) > 0 {
-			e := s.out[0]
-			s.out = s.out[1:]
+		if s.outPos < len(s.out) {
+			e := s.out[s.outPos]
+			s.outPos++
 			if !e.Existed {
 				continue
 			}
@@ -142,7 +144,7 @@ func (s *snapSource) fill() {
 		s.batch = append(s.batch, span{off, len(k), len(v)})
 	}
 	// The arena may have moved while it grew: slice it only now.
-	s.out = s.out[:0]
+	s.out, s.outPos = s.out[:0], 0
 	entry := func(b span) mvcc.Entry {
 		return mvcc.Entry{Key: s.arena[b.off : b.off+b.k : b.off+b.k], Val: s.arena[b.off+b.k : b.off+b.k+b.v : b.off+b.k+b.v], Existed: true}
 	}
@@ -222,4 +224,31 @@ func successor(k []byte) []byte { return append(append([]byte(nil), k...), 0) }
 func (s *snapSource) Key() []byte   { return s.key }
 func (s *snapSource) Value() []byte { return s.val }
 func (s *snapSource) Err() error    { return s.err }
-func (s *snapSource) Close()        { s.tree.Close() }
+
+// snapSources keeps closed snapshot sources with their buffers: a scan of
+// a hundred rows otherwise grows a new arena each time.
+var snapSources = sync.Pool{New: func() any { return new(snapSource) }}
+
+// maxPooledArena bounds the arena a pooled source keeps (a scan of large
+// rows does not pin its arena for good).
+const maxPooledArena = 256 << 10
+
+func newSnapSource(tree *btree.Iterator, snap *mvcc.Snapshot, ks uint32, lo, hi []byte, reverse bool) *snapSource {
+	s := snapSources.Get().(*snapSource)
+	*s = snapSource{tree: tree, snap: snap, ks: ks, watch: snap.Watch(ks), lo: lo, hi: hi, reverse: reverse,
+		arena: s.arena[:0], batch: s.batch[:0], out: s.out[:0], prev: s.prev[:0]}
+	return s
+}
+
+// Close closes the tree iterator and returns s to the pool: the caller
+// holds no key or value of it afterwards (Iterator.Close).
+func (s *snapSource) Close() {
+	s.tree.Close()
+	arena := s.arena[:0]
+	if cap(arena) > maxPooledArena {
+		arena = nil
+	}
+	clear(s.out[:cap(s.out)]) // the versions' keys and values
+	*s = snapSource{arena: arena, batch: s.batch[:0], out: s.out[:0], prev: s.prev[:0]}
+	snapSources.Put(s)
+}

@@ -684,7 +684,7 @@ func (tx *Tx) scan(ks *Keyspace, lo, hi []byte, reverse, current bool) *Iterator
 	it := iterators.Get().(*Iterator)
 	var src source = ks.tree.Scan(tx.db.pool, lo, hi, reverse)
 	if tx.snap != nil && !current { // EN-8
-		src = &snapSource{tree: src.(*btree.Iterator), snap: tx.snap, ks: ks.id, watch: tx.snap.Watch(ks.id), lo: lo, hi: hi, reverse: reverse}
+		src = newSnapSource(src.(*btree.Iterator), tx.snap, ks.id, lo, hi, reverse)
 	}
 	*it = Iterator{tree: src, reverse: reverse, own: it.ownBuf[:0]}
 	if tx.done {

@@ -461,7 +461,7 @@ func (fp *Path) rangeSelect(ctx *sql.Context, ft *backend.FastTable, sh *shape, 
 	// SELECT DISTINCT c ... ORDER BY c: duplicates are neighbours once
 	// sorted, and the first of each run is the first scanned.
 	afterSort := cmpStr != nil && len(ords) == 1 && ords[0] == orderOrd && byKey != nil && byKey[0]
-	var rows []outRow
+	rows := make([]outRow, 0, rangeRows(lo, hi))
 	var seen map[string]bool
 	if sh.distinct && !afterSort {
 		seen = map[string]bool{}
@@ -567,6 +567,23 @@ func (fp *Path) rangeSelect(ctx *sql.Context, ft *backend.FastTable, sh *shape, 
 	ctx.SetLastQueryInfoInt(sql.RowCount, -1)
 	ctx.SetLastQueryInfoInt(sql.FoundRows, int64(len(res.Rows)))
 	return res, nil
+}
+
+// rangeRows is the room a result of the integer key range [lo, hi] starts
+// with: its row count up to 256, else nothing.
+func rangeRows(lo, hi any) int {
+	var n uint64
+	switch l := lo.(type) {
+	case int64:
+		if h, ok := hi.(int64); ok && h >= l {
+			n = uint64(h-l) + 1
+		}
+	case uint64:
+		if h, ok := hi.(uint64); ok && h >= l {
+			n = h - l + 1
+		}
+	}
+	return int(min(n, 256))
 }
 
 // nullsFirst orders NULL before any value, as ORDER BY ... ASC does;
