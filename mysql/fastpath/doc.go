@@ -100,7 +100,8 @@
 // them (FP-3); a utf8mb4 string column sent in utf8mb4 (the results
 // character set utf8mb4, unset or binary) is its stored bytes once they
 // are valid UTF-8, exactly StringType.SQL's value without its per-value
-// session lookup and copy (RowEncoder).
+// session lookup and copy: the value shares the string's bytes, which
+// neither the string nor the result ever writes (RowEncoder).
 //
 // Not done here: fast-path statements do not appear in the process list
 // (SHOW PROCESSLIST, KILL QUERY) nor in Questions/Com_* counters.

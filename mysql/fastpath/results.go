@@ -2,6 +2,7 @@ package fastpath
 
 import (
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
@@ -15,12 +16,11 @@ import (
 // binary: the column's own) is its bytes once they are valid UTF-8, which
 // is all StringType.SQL does for it (FP-15); the encoder reads the
 // session's results character set once per statement instead of once per
-// value, and a row's strings share one allocation.
+// value, and sends the string's own bytes.
 type RowEncoder struct {
 	sch    sql.Schema
 	ords   []int
 	direct []bool // column i's strings are sent as stored
-	any    bool
 }
 
 func NewRowEncoder(ctx *sql.Context, sch sql.Schema, ords []int) RowEncoder {
@@ -33,34 +33,23 @@ func NewRowEncoder(ctx *sql.Context, sch sql.Schema, ords []int) RowEncoder {
 	for i := range ords {
 		st, ok := sch[i].Type.(types.StringType)
 		if ok && !types.IsBinaryType(st) && st.Type() != sqltypes.Binary && st.CharacterSet() == sql.CharacterSet_utf8mb4 {
-			e.direct[i], e.any = true, true
+			e.direct[i] = true
 		}
 	}
 	return e
 }
 
-// Row is the wire values of row.
+// Row is the wire values of row. A direct string's value shares the
+// string's bytes (strings are never written; nor are a result's values).
 func (e *RowEncoder) Row(ctx *sql.Context, row sql.Row) ([]sqltypes.Value, error) {
 	vals := make([]sqltypes.Value, len(e.ords))
-	var buf []byte
-	if e.any {
-		n := 0
-		for i, o := range e.ords {
-			if s, ok := row[o].(string); ok && e.direct[i] {
-				n += len(s)
-			}
-		}
-		buf = make([]byte, 0, n)
-	}
 	for i, o := range e.ords {
 		if row[o] == nil {
 			vals[i] = sqltypes.NULL
 			continue
 		}
 		if s, ok := row[o].(string); ok && e.direct[i] && utf8.ValidString(s) {
-			start := len(buf)
-			buf = append(buf, s...)
-			vals[i] = sqltypes.MakeTrusted(e.sch[i].Type.Type(), buf[start:len(buf):len(buf)])
+			vals[i] = sqltypes.MakeTrusted(e.sch[i].Type.Type(), unsafe.Slice(unsafe.StringData(s), len(s)))
 			continue
 		}
 		v, err := e.sch[i].Type.SQL(ctx, nil, row[o])
