@@ -79,7 +79,9 @@ import (
 // keys (CODEC-3, CODEC-8, CODEC-12) compare, weight by weight up to the
 // first difference, without building either key: an ORDER BY on a string
 // column sorts with it (two rows of sysbench's CHAR(120) differ within a
-// few characters, a key costs all 120).
+// few characters, a key costs all 120). weightPrefix packs a string's
+// first four weights into a number whose order is the strings' wherever
+// two numbers differ (equal numbers leave the order to compareStrings).
 //
 // CODEC-4 A row value is a column count, a null bitmap, then each non-null
 // column in the column's value encoding; rows written before a column was
@@ -562,6 +564,45 @@ func (c *colCodec) compareStrings(a, b string) (cmp int, ok bool) {
 		return -1, utf8.ValidString(b)
 	}
 	return 0, true
+}
+
+// weightPrefix is s's first four weights (CODEC-14), 16 bits each, most
+// significant first: weight w as w+1, 0 where s has ended, a weight above
+// 0xFFFD as 0xFFFF with nothing after it. Where two prefixes differ, they
+// order as the strings: at the first differing slot both strings had the
+// same weights before it, and the slot orders a weight below a larger one
+// (saturated or not) and the end below any weight. ok is false under a
+// binary collation, for a negative weight or a malformed string.
+func (c *colCodec) weightPrefix(s string) (p uint64, ok bool) {
+	if c.char || c.padKey {
+		s = strings.TrimRight(s, " ")
+	}
+	if c.binColl {
+		return 0, false
+	}
+	for slot := 3; slot >= 0; slot-- {
+		if len(s) == 0 {
+			return p, true
+		}
+		var w int32
+		if ch := s[0]; ch < utf8.RuneSelf {
+			w, s = c.ascii[ch], s[1:]
+		} else {
+			r, n := utf8.DecodeRuneInString(s)
+			if r == utf8.RuneError && n <= 1 {
+				return 0, false
+			}
+			w, s = c.weight(r), s[n:]
+		}
+		switch {
+		case w < 0:
+			return 0, false
+		case w >= 0xFFFE:
+			return p | 0xFFFF<<(16*slot), true
+		}
+		p |= uint64(w+1) << (16 * slot)
+	}
+	return p, true
 }
 
 // Lead bytes and bases of CODEC-12's weight classes, in increasing order.

@@ -2,11 +2,13 @@ package backend
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -121,6 +123,7 @@ func TestCompareStringsMatchesKeys(t *testing.T) {
 		for _, keyFormat := range []int{0, keyFormatDenseWeights} {
 			c, _ := testCodec(t, typStr, keyFormat)
 			rng := rand.New(rand.NewSource(14))
+			prefixes := 0
 			for i := 0; i < 5000; i++ {
 				a, b := randomValue(rng, c).(string), randomValue(rng, c).(string)
 				switch rng.Intn(8) {
@@ -140,9 +143,21 @@ func TestCompareStringsMatchesKeys(t *testing.T) {
 				if !ok {
 					t.Fatalf("%s (format %d): compareStrings(%q, %q) gave up on well-formed strings", typStr, keyFormat, a, b)
 				}
-				if want := bytes.Compare(ka, kb); got != want {
+				want := bytes.Compare(ka, kb)
+				if got != want {
 					t.Fatalf("%s (format %d): compareStrings(%q, %q) = %d, keys compare %d", typStr, keyFormat, a, b, got, want)
 				}
+				pa, okA := c.weightPrefix(a)
+				pb, okB := c.weightPrefix(b)
+				if okA && okB && pa != pb {
+					prefixes++
+					if (pa < pb) != (want < 0) {
+						t.Fatalf("%s (format %d): prefixes of %q, %q are %x, %x, keys compare %d", typStr, keyFormat, a, b, pa, pb, want)
+					}
+				}
+			}
+			if !c.binColl && prefixes < 1000 {
+				t.Fatalf("%s: only %d pairs decided by their prefixes", typStr, prefixes)
 			}
 			// Where the malformed part is reached, the comparison gives up.
 			if !c.binColl {
@@ -153,6 +168,28 @@ func TestCompareStringsMatchesKeys(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// CODEC-14: the prefix's slots, pinned where the random pairs above rarely
+// reach (a saturated weight's neighbours, the end after a zero weight).
+func TestWeightPrefixSlots(t *testing.T) {
+	c, _ := testCodec(t, "varchar(20) COLLATE utf8mb4_0900_ai_ci", keyFormatDenseWeights)
+	w := func(r rune) uint64 { return uint64(c.weight(r)) }
+	for s, want := range map[string]uint64{
+		"":              0,
+		"a0-":           (w('a')+1)<<48 | (w('0')+1)<<32 | (w('-')+1)<<16,
+		"a\x00":         (w('a')+1)<<48 | 1<<32,
+		"a0-ab":         (w('a')+1)<<48 | (w('0')+1)<<32 | (w('-')+1)<<16 | (w('a') + 1),
+		"\uffffa":       0xFFFF << 48, // weight 128,026: saturated, nothing after
+		"a\uffff\uffff": (w('a')+1)<<48 | 0xFFFF<<32,
+	} {
+		if got, ok := c.weightPrefix(s); !ok || got != want {
+			t.Errorf("weightPrefix(%q) = %x, %v; want %x", s, got, ok, want)
+		}
+	}
+	if _, ok := c.weightPrefix("a\xff"); ok {
+		t.Errorf("weightPrefix of a malformed string")
 	}
 }
 
@@ -381,4 +418,67 @@ func TestSkipVarintMatchesDecode(t *testing.T) {
 			}
 		}
 	}
+}
+
+// BenchmarkSortStrings sorts 100 sysbench c values (CHAR(120) under
+// utf8mb4_0900_ai_ci) as an ORDER BY c range select does: by collation
+// keys (before CODEC-14), by compareStrings, and by weight prefixes with
+// compareStrings on ties (FP-14).
+func BenchmarkSortStrings(b *testing.B) {
+	c, _ := testCodec(b, "char(120) COLLATE utf8mb4_0900_ai_ci", keyFormatDenseWeights)
+	rng := rand.New(rand.NewSource(1))
+	vals := make([]string, 100)
+	for i := range vals {
+		var sb strings.Builder
+		for g := 0; g < 10; g++ {
+			if g > 0 {
+				sb.WriteByte('-')
+			}
+			fmt.Fprintf(&sb, "%011d", rng.Int63n(1e11))
+		}
+		vals[i] = sb.String()
+	}
+	ctx := context.Background()
+	b.Run("keys", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			keys := make([][]byte, len(vals))
+			for j, v := range vals {
+				keys[j], _ = c.appendKey(ctx, make([]byte, 0, 5*len(v)+2), v)
+			}
+			idx := make([]int, len(vals))
+			for j := range idx {
+				idx[j] = j
+			}
+			slices.SortFunc(idx, func(x, y int) int { return bytes.Compare(keys[x], keys[y]) })
+		}
+	})
+	b.Run("compare", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			idx := make([]int, len(vals))
+			for j := range idx {
+				idx[j] = j
+			}
+			slices.SortFunc(idx, func(x, y int) int { r, _ := c.compareStrings(vals[x], vals[y]); return r })
+		}
+	})
+	b.Run("prefix", func(b *testing.B) {
+		type ent struct {
+			p uint64
+			i int
+		}
+		for i := 0; i < b.N; i++ {
+			es := make([]ent, len(vals))
+			for j, v := range vals {
+				es[j].p, _ = c.weightPrefix(v)
+				es[j].i = j
+			}
+			slices.SortFunc(es, func(x, y ent) int {
+				if x.p != y.p {
+					return cmp.Compare(x.p, y.p)
+				}
+				r, _ := c.compareStrings(vals[x.i], vals[y.i])
+				return r
+			})
+		}
+	})
 }

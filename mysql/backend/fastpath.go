@@ -283,15 +283,17 @@ func (ft *FastTable) AppendEqualityKey(ctx *sql.Context, b []byte, o int, v any)
 	return ft.t.cols[o].appendKey(ctx, b, v)
 }
 
-// StringCompare returns an ordering of column o's stored string values that
-// agrees with AppendEqualityKey's keys (CODEC-14), or nil when o is not a
-// string column. The ordering's ok is false for a malformed string.
-func (ft *FastTable) StringCompare(o int) func(a, b string) (cmp int, ok bool) {
+// StringOrder returns the order of column o's stored string values that
+// AppendEqualityKey's keys have (CODEC-14): cmp compares two values, and
+// where two values' prefixes (both ok) differ, so do the values, the same
+// way. Both are nil when o is not a string column; their ok is false for a
+// malformed string (prefix: also where it has none).
+func (ft *FastTable) StringOrder(o int) (cmp func(a, b string) (int, bool), prefix func(s string) (uint64, bool)) {
 	c := &ft.t.cols[o]
 	if c.kind != kString {
-		return nil
+		return nil, nil
 	}
-	return c.compareStrings
+	return c.compareStrings, c.weightPrefix
 }
 
 func keyRow(t *table, key any) sql.Row {

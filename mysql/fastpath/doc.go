@@ -91,7 +91,10 @@
 // primary key or the column itself (equal everywhere).
 // FP-14 A range select ordered by a string column under a NO PAD
 // collation sorts by the collation's weights, compared as the column's
-// keys compare (backend CODEC-14) up to the first difference; equal values
+// keys compare (backend CODEC-14): by each row's first four weights packed
+// in a number, and where those are equal up to the first difference of
+// the strings (rows are sorted as small entries, the values moved once);
+// equal values
 // keep their scan (primary key) order, as go-mysql-server's stable sort
 // does. SELECT DISTINCT c ... ORDER BY c removes duplicates after the
 // sort, from neighbours: the first of each run of equal values is the one

@@ -445,16 +445,12 @@ func (fp *Path) rangeSelect(ctx *sql.Context, ft *backend.FastTable, sh *shape, 
 			return nil, backend.ErrFallback
 		}
 	}
-	type outRow struct {
-		vals []sqltypes.Value
-		sort any // the ORDER BY column's value
-		i    int // scan position: equal sort values keep it (a stable sort)
-	}
 	// A string ORDER BY column sorts in its collation's order, compared as
 	// its keys compare (CODEC-14) without building them (FP-14).
 	var cmpStr func(a, b string) (int, bool)
+	var prefix func(string) (uint64, bool)
 	if orderOrd >= 0 && collationComparable(ft.Column(orderOrd).Type) {
-		if cmpStr = ft.StringCompare(orderOrd); cmpStr == nil {
+		if cmpStr, prefix = ft.StringOrder(orderOrd); cmpStr == nil {
 			return nil, backend.ErrFallback
 		}
 	}
@@ -503,7 +499,7 @@ func (fp *Path) rangeSelect(ctx *sql.Context, ft *backend.FastTable, sh *shape, 
 			}
 			seen[string(keyBuf)] = true
 		}
-		r := outRow{vals: vals, i: len(rows)}
+		r := outRow{vals: vals}
 		if orderOrd >= 0 {
 			r.sort = row[orderOrd]
 		}
@@ -513,60 +509,99 @@ func (fp *Path) rangeSelect(ctx *sql.Context, ft *backend.FastTable, sh *shape, 
 	if err != nil {
 		return nil, err
 	}
-	if orderOrd >= 0 {
-		typ := ft.Column(orderOrd).Type
-		var cmpErr error
-		slices.SortFunc(rows, func(a, b outRow) int {
-			c, either := nullsFirst(a.sort, b.sort)
-			if !either {
-				if cmpStr != nil {
-					var ok bool
-					if c, ok = cmpStr(a.sort.(string), b.sort.(string)); !ok {
-						cmpErr = backend.ErrFallback
-					}
-				} else {
-					var err error
-					if c, err = typ.Compare(ctx, a.sort, b.sort); err != nil {
-						cmpErr = err
-					}
-				}
-			}
-			if c == 0 {
-				c = a.i - b.i
-			}
-			return c
-		})
-		if cmpErr != nil {
-			return nil, backend.ErrFallback
-		}
-	}
-	if afterSort {
-		w := 0
-		for _, r := range rows {
-			if w > 0 {
-				prev := rows[w-1].sort
-				if c, either := nullsFirst(prev, r.sort); either && c == 0 {
-					continue // NULL after NULL
-				} else if !either {
-					if c, ok := cmpStr(prev.(string), r.sort.(string)); !ok {
-						return nil, backend.ErrFallback
-					} else if c == 0 {
-						continue
-					}
-				}
-			}
-			rows[w] = r
-			w++
-		}
-		rows = rows[:w]
-	}
 	res := &sqltypes.Result{Fields: Fields(ctx, sch), Rows: make([][]sqltypes.Value, len(rows))}
-	for i, r := range rows {
-		res.Rows[i] = r.vals
+	if orderOrd < 0 {
+		for i, r := range rows {
+			res.Rows[i] = r.vals
+		}
+	} else if res.Rows, err = sortRows(ctx, ft.Column(orderOrd).Type, cmpStr, prefix, afterSort, rows, res.Rows); err != nil {
+		return nil, err
 	}
 	ctx.SetLastQueryInfoInt(sql.RowCount, -1)
 	ctx.SetLastQueryInfoInt(sql.FoundRows, int64(len(res.Rows)))
 	return res, nil
+}
+
+// outRow is a range select's row: its values and its ORDER BY column's.
+type outRow struct {
+	vals []sqltypes.Value
+	sort any
+}
+
+// sortEnt is a row's place in the sort (FP-14): its scan position and, for
+// a string, its weight prefix.
+type sortEnt struct {
+	p    uint64
+	i    int32
+	null bool
+	hasP bool
+}
+
+// sortRows fills out with rows' values ordered by their sort values (NULL
+// first, then by typ, or cmpStr for strings, whose prefixes decide where
+// they differ; equal values in scan order, as a stable sort). With dedupe,
+// of each run of equal values only the first remains (FP-14), and out is
+// cut to what remains.
+func sortRows(ctx *sql.Context, typ sql.Type, cmpStr func(a, b string) (int, bool), prefix func(string) (uint64, bool),
+	dedupe bool, rows []outRow, out [][]sqltypes.Value) ([][]sqltypes.Value, error) {
+	order := make([]sortEnt, len(rows))
+	for i, r := range rows {
+		e := sortEnt{i: int32(i), null: r.sort == nil}
+		if prefix != nil && !e.null {
+			e.p, e.hasP = prefix(r.sort.(string))
+		}
+		order[i] = e
+	}
+	var cmpErr error
+	compare := func(a, b sortEnt) int {
+		switch {
+		case a.null || b.null:
+			return boolOrder(b.null) - boolOrder(a.null)
+		case a.hasP && b.hasP && a.p < b.p:
+			return -1
+		case a.hasP && b.hasP && a.p > b.p:
+			return 1
+		case cmpStr != nil:
+			c, ok := cmpStr(rows[a.i].sort.(string), rows[b.i].sort.(string))
+			if !ok {
+				cmpErr = backend.ErrFallback
+			}
+			return c
+		}
+		c, err := typ.Compare(ctx, rows[a.i].sort, rows[b.i].sort)
+		if err != nil {
+			cmpErr = err
+		}
+		return c
+	}
+	slices.SortFunc(order, func(a, b sortEnt) int {
+		if c := compare(a, b); c != 0 {
+			return c
+		}
+		return int(a.i - b.i)
+	})
+	if cmpErr != nil {
+		return nil, backend.ErrFallback
+	}
+	out = out[:0]
+	for k, e := range order {
+		if dedupe && k > 0 && compare(order[k-1], e) == 0 {
+			continue
+		}
+		out = append(out, rows[e.i].vals)
+	}
+	if cmpErr != nil {
+		return nil, backend.ErrFallback
+	}
+	return out, nil
+}
+
+// boolOrder is 1 for true.
+func boolOrder(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // rangeRows is the room a result of the integer key range [lo, hi] starts
@@ -584,20 +619,6 @@ func rangeRows(lo, hi any) int {
 		}
 	}
 	return int(min(n, 256))
-}
-
-// nullsFirst orders NULL before any value, as ORDER BY ... ASC does;
-// either is false when neither is NULL (c is then for the caller).
-func nullsFirst(a, b any) (c int, either bool) {
-	switch {
-	case a == nil && b == nil:
-		return 0, true
-	case a == nil:
-		return -1, true
-	case b == nil:
-		return 1, true
-	}
-	return 0, false
 }
 
 // sumRange answers SELECT SUM(col) of an integer column over a key range
