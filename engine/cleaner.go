@@ -51,10 +51,9 @@ func (db *DB) pageCleaner() {
 		if owed >= 1 {
 			// One scan of the pool per tick, batches paced by tokens.
 			var err error
-			// BP-9: cold pages first when frames are short (urgent for dirty
-			// pages), unless the checkpoint needs the oldest.
+			// BP-9: cold pages first, unless the checkpoint needs the oldest.
 			logHigh := float64(db.log.Used()) >= iogov.HighLogFill*float64(db.log.Capacity())
-			cold := plan.Urgent && !logHigh
+			cold := !logHigh
 			batch := cleanerBatch
 			if logHigh {
 				batch = hurryBatch
