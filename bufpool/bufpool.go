@@ -48,7 +48,7 @@
 //	     ran past scans, which left read_write fewer clean frames at 9x and
 //	     18x the pool; with BT-8 and the 80% limit, read I/Os per
 //	     transaction measured the same or lower.)
-
+//
 // Lock order: shard latch -> Frame.mu. Frame.Latch is never taken while a
 // shard latch or Frame.mu is held.
 package bufpool
